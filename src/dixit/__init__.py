@@ -1,0 +1,1 @@
+"""Dixit rules core: pure, typed and deterministic. No AWS here (see docs/architecture.md)."""

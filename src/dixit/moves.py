@@ -1,0 +1,43 @@
+"""Moves as plain data, so a use case can re-apply the same move to a fresher state after a lost race."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class GiveClue:
+    player_id: str
+    card_id: str
+    clue: str
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    player_id: str
+    card_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    player_id: str
+    card_ids: tuple[str, ...]
+
+
+Move = Join | Leave | Start | GiveClue | Submit | Vote
