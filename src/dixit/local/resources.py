@@ -1,0 +1,156 @@
+"""Create the template's table, bucket and topic in moto (or any AWS endpoint) from their own Properties.
+
+Key schema, GSI, billing mode, TTL, PITR, bucket CORS, public access block and encryption are read
+from ``template.yaml``; nothing here restates them, so the twin matches what CloudFormation deploys.
+Physical names are chosen by the caller (``dixit-games-local``...) since CloudFormation would generate them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_sns import SNSClient
+
+
+def _props(resource: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(resource.get("Properties") or {})
+
+
+def _literal(value: Any) -> bool:
+    """True when ``value`` holds no intrinsic function (so it can be sent to an API as is)."""
+    if isinstance(value, dict):
+        return not any(key == "Ref" or key.startswith("Fn::") for key in value) and all(
+            _literal(item) for item in value.values()
+        )
+    if isinstance(value, list):
+        return all(_literal(item) for item in value)
+    return True
+
+
+def create_table(client: DynamoDBClient, name: str, resource: Mapping[str, Any]) -> str:
+    """Create an ``AWS::DynamoDB::Table`` with the template's keys, GSIs, billing, TTL, PITR and SSE."""
+    props = _props(resource)
+    kwargs: dict[str, Any] = {
+        "TableName": name,
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "KeySchema": props["KeySchema"],
+        "BillingMode": props.get("BillingMode", "PROVISIONED"),
+    }
+    for key in (
+        "GlobalSecondaryIndexes",
+        "LocalSecondaryIndexes",
+        "ProvisionedThroughput",
+        "StreamSpecification",
+    ):
+        if key in props:
+            kwargs[key] = props[key]
+    sse = props.get("SSESpecification")
+    if isinstance(sse, dict) and "SSEEnabled" in sse:
+        # CloudFormation says SSEEnabled where the API says Enabled.
+        kwargs["SSESpecification"] = {"Enabled": bool(sse["SSEEnabled"])}
+    client.create_table(**kwargs)
+    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 30})
+
+    ttl = props.get("TimeToLiveSpecification")
+    if ttl:
+        client.update_time_to_live(
+            TableName=name,
+            TimeToLiveSpecification={"AttributeName": ttl["AttributeName"], "Enabled": bool(ttl["Enabled"])},
+        )
+    pitr = props.get("PointInTimeRecoverySpecification")
+    if pitr and pitr.get("PointInTimeRecoveryEnabled"):
+        client.update_continuous_backups(
+            TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True}
+        )
+    return name
+
+
+def create_bucket(client: S3Client, name: str, resource: Mapping[str, Any], *, region: str) -> str:
+    """Create an ``AWS::S3::Bucket`` with the template's public access block, encryption, ownership, CORS."""
+    props = _props(resource)
+    if region == "us-east-1":
+        client.create_bucket(Bucket=name)
+    else:
+        location: Any = {"LocationConstraint": region}
+        client.create_bucket(Bucket=name, CreateBucketConfiguration=location)
+
+    block = props.get("PublicAccessBlockConfiguration")
+    if block:
+        client.put_public_access_block(Bucket=name, PublicAccessBlockConfiguration=block)
+
+    encryption = props.get("BucketEncryption")
+    if encryption:
+        rules = []
+        for rule in encryption.get("ServerSideEncryptionConfiguration", []):
+            api_rule: dict[str, Any] = {}
+            if "ServerSideEncryptionByDefault" in rule:
+                api_rule["ApplyServerSideEncryptionByDefault"] = rule["ServerSideEncryptionByDefault"]
+            if "BucketKeyEnabled" in rule:
+                api_rule["BucketKeyEnabled"] = rule["BucketKeyEnabled"]
+            rules.append(api_rule)
+        configuration: Any = {"Rules": rules}
+        client.put_bucket_encryption(Bucket=name, ServerSideEncryptionConfiguration=configuration)
+
+    ownership = props.get("OwnershipControls")
+    if ownership:
+        client.put_bucket_ownership_controls(Bucket=name, OwnershipControls=ownership)
+
+    cors = props.get("CorsConfiguration")
+    if cors:
+        # CloudFormation's names differ from the S3 API's: Id/ID, ExposedHeaders/ExposeHeaders, MaxAge/...
+        renames = {"Id": "ID", "ExposedHeaders": "ExposeHeaders", "MaxAge": "MaxAgeSeconds"}
+        cors_rules = [
+            {renames.get(key, key): value for key, value in rule.items()}
+            for rule in cors.get("CorsRules", [])
+        ]
+        cors_configuration: Any = {"CORSRules": cors_rules}
+        client.put_bucket_cors(Bucket=name, CORSConfiguration=cors_configuration)
+    return name
+
+
+def create_topic(client: SNSClient, name: str, resource: Mapping[str, Any]) -> str:
+    """Create an ``AWS::SNS::Topic``; returns its ARN (what ``!Ref`` gives for a topic)."""
+    props = _props(resource)
+    attributes: dict[str, str] = {
+        key: str(props[key])
+        for key in ("DisplayName", "KmsMasterKeyId")
+        if key in props and _literal(props[key])
+    }
+    if props.get("FifoTopic") is True:
+        attributes["FifoTopic"] = "true"
+    return client.create_topic(Name=name, Attributes=attributes)["TopicArn"]
+
+
+def create_resources(
+    template: Mapping[str, Any],
+    *,
+    dynamodb_client: DynamoDBClient,
+    s3_client: S3Client,
+    sns_client: SNSClient,
+    names: Mapping[str, str],
+    region: str = "us-east-1",
+) -> dict[str, str]:
+    """Create every table, bucket and topic of ``template`` that ``names`` gives a physical name to.
+
+    Returns what ``!Ref`` would give for each logical id: the table name, the bucket name, the topic ARN.
+    Resources of other types (functions, API, log groups, policies) are not created: the local stack
+    runs the functions in-process.
+    """
+    creators = {
+        "AWS::DynamoDB::Table": lambda name, resource: create_table(dynamodb_client, name, resource),
+        "AWS::S3::Bucket": lambda name, resource: create_bucket(s3_client, name, resource, region=region),
+        "AWS::SNS::Topic": lambda name, resource: create_topic(sns_client, name, resource),
+    }
+    created: dict[str, str] = {}
+    for logical_id, resource in (template.get("Resources") or {}).items():
+        creator = creators.get(resource.get("Type"))
+        if creator is None:
+            continue
+        if logical_id not in names:
+            raise KeyError(f"no physical name given for {logical_id} ({resource['Type']})")
+        created[logical_id] = creator(names[logical_id], resource)
+    return created

@@ -1,0 +1,348 @@
+"""Read ``template.yaml``: CloudFormation short-form tags, routes, functions, schedules, conditions.
+
+The local stack derives everything from the template itself, so the twin cannot drift from what is
+deployed: the routes it serves are the ``Api`` events of ``ApiFunction``, the schedules are the
+``Schedule`` events, the environment is ``Globals`` plus each function's own ``Environment``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from dixit.local import REPO_ROOT
+
+TEMPLATE_PATH = REPO_ROOT / "template.yaml"
+
+# Short-form tags and the long-form key each one becomes.
+_TAGS: dict[str, str] = {
+    "!Ref": "Ref",
+    "!Condition": "Condition",
+    **{
+        f"!{name}": f"Fn::{name}"
+        for name in (
+            "And",
+            "Base64",
+            "Cidr",
+            "Equals",
+            "FindInMap",
+            "GetAtt",
+            "GetAZs",
+            "If",
+            "ImportValue",
+            "Join",
+            "Length",
+            "Not",
+            "Or",
+            "Select",
+            "Split",
+            "Sub",
+            "ToJsonString",
+            "Transform",
+        )
+    },
+}
+
+
+class CfnLoader(yaml.SafeLoader):
+    """A safe YAML loader that understands CloudFormation's short-form intrinsic tags.
+
+    ``!Ref X`` becomes ``{"Ref": "X"}``, ``!GetAtt A.B`` becomes ``{"Fn::GetAtt": ["A", "B"]}``, every
+    other ``!Name`` becomes ``{"Fn::Name": ...}``. Like CloudFormation, it reads ``2010-09-09`` as a string,
+    not a date.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+
+def _construct_intrinsic(loader: CfnLoader, node: yaml.Node) -> dict[str, Any]:
+    key = _TAGS[node.tag]
+    value: Any
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+        if key == "Fn::GetAtt":
+            resource, _, attribute = str(value).partition(".")
+            value = [resource, attribute]
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    elif isinstance(node, yaml.MappingNode):
+        value = loader.construct_mapping(node, deep=True)
+    else:  # pragma: no cover - yaml has no other node kinds
+        raise yaml.constructor.ConstructorError(
+            None, None, f"unexpected node for {node.tag}", node.start_mark
+        )
+    return {key: value}
+
+
+for _tag in _TAGS:
+    CfnLoader.add_constructor(_tag, _construct_intrinsic)
+
+
+def loads_template(text: str) -> dict[str, Any]:
+    """Parse a CloudFormation/SAM template from YAML (or JSON) text into long-form intrinsics."""
+    document = yaml.load(text, Loader=CfnLoader)  # noqa: S506 - CfnLoader is a SafeLoader
+    if not isinstance(document, dict):
+        raise ValueError("a template is a YAML mapping")
+    return document
+
+
+def load_template(path: Path | str | None = None) -> dict[str, Any]:
+    """Load ``template.yaml`` (by default the repository's) into a dict with long-form intrinsics."""
+    return loads_template(Path(path or TEMPLATE_PATH).read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------------------------------
+# Parameters, conditions and AWS::LanguageExtensions' Fn::If resolution
+
+
+def parameter_values(
+    template: Mapping[str, Any], overrides: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Every parameter's value: its ``Default`` (as a string, like CloudFormation) unless overridden."""
+    values: dict[str, str] = {}
+    for name, spec in (template.get("Parameters") or {}).items():
+        if isinstance(spec, dict) and "Default" in spec:
+            values[name] = str(spec["Default"])
+    values.update(overrides or {})
+    return values
+
+
+def evaluate_conditions(template: Mapping[str, Any], parameters: Mapping[str, str]) -> dict[str, bool]:
+    """Evaluate the template's ``Conditions`` for the given parameter values."""
+    raw: dict[str, Any] = dict(template.get("Conditions") or {})
+    results: dict[str, bool] = {}
+
+    def value_of(node: Any) -> Any:
+        if isinstance(node, dict) and set(node) == {"Ref"}:
+            name = node["Ref"]
+            if name not in parameters:
+                raise ValueError(f"condition refers to {name!r}, which has no value")
+            return parameters[name]
+        return node
+
+    def truth(node: Any) -> bool:
+        if isinstance(node, dict) and len(node) == 1:
+            ((fn, args),) = node.items()
+            if fn == "Condition":
+                return condition(str(args))
+            if fn == "Fn::Equals":
+                left, right = (value_of(arg) for arg in args)
+                return str(left) == str(right)
+            if fn == "Fn::Not":
+                return not truth(args[0])
+            if fn == "Fn::And":
+                return all(truth(arg) for arg in args)
+            if fn == "Fn::Or":
+                return any(truth(arg) for arg in args)
+        raise ValueError(f"cannot evaluate condition {node!r}")
+
+    def condition(name: str) -> bool:
+        if name not in results:
+            results[name] = truth(raw[name])
+        return results[name]
+
+    for name in raw:
+        condition(name)
+    return results
+
+
+_NO_VALUE = object()
+
+
+def apply_language_extensions(
+    template: Mapping[str, Any], overrides: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """What ``AWS::LanguageExtensions`` does before the SAM transform, as far as this template needs it.
+
+    Resolves every ``Fn::If`` whose condition is known from the parameter values, drops properties that
+    resolve to ``AWS::NoValue`` and removes the transform from ``Transform``. Returns a new template.
+    """
+    conditions = evaluate_conditions(template, parameter_values(template, overrides))
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if set(node) == {"Fn::If"}:
+                name, when_true, when_false = node["Fn::If"]
+                return walk(when_true if conditions[name] else when_false)
+            if node == {"Ref": "AWS::NoValue"}:
+                return _NO_VALUE
+            out = {}
+            for key, value in node.items():
+                resolved = walk(value)
+                if resolved is not _NO_VALUE:
+                    out[key] = resolved
+            return out
+        if isinstance(node, list):
+            return [item for item in (walk(value) for value in node) if item is not _NO_VALUE]
+        return node
+
+    resolved: dict[str, Any] = walk(copy.deepcopy(dict(template)))
+    transform = resolved.get("Transform")
+    if isinstance(transform, list):
+        remaining = [name for name in transform if name != "AWS::LanguageExtensions"]
+        resolved["Transform"] = remaining[0] if len(remaining) == 1 else remaining
+    return resolved
+
+
+def resolve_refs(node: Any, refs: Mapping[str, Any]) -> Any:
+    """Replace ``Ref``, ``Fn::Sub`` (``${Name}`` only) and ``Fn::GetAtt`` found in ``refs``.
+
+    ``refs`` maps a parameter or logical id to its value, and ``"Logical.Attr"`` to an attribute.
+    Anything it cannot resolve is returned unchanged.
+    """
+    if isinstance(node, list):
+        return [resolve_refs(item, refs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if set(node) == {"Ref"} and node["Ref"] in refs:
+        return refs[node["Ref"]]
+    if set(node) == {"Fn::GetAtt"}:
+        key = ".".join(str(part) for part in node["Fn::GetAtt"])
+        return refs.get(key, node)
+    if set(node) == {"Fn::Sub"} and isinstance(node["Fn::Sub"], str):
+        text: str = node["Fn::Sub"]
+        names = re.findall(r"\$\{([^}!]+)\}", text)
+        if all(name in refs for name in names):
+            return re.sub(r"\$\{([^}!]+)\}", lambda match: str(refs[match.group(1)]), text)
+        return node
+    return {key: resolve_refs(value, refs) for key, value in node.items()}
+
+
+# --------------------------------------------------------------------------------------------------
+# Routes and functions
+
+
+@dataclass(frozen=True)
+class Route:
+    """One ``Api`` event: an HTTP method (upper case, or ``ANY``) on a path template."""
+
+    method: str
+    path: str
+    function: str
+    event: str
+
+
+@dataclass(frozen=True)
+class ScheduleSpec:
+    """One ``Schedule`` (or ``ScheduleV2``) event of a function."""
+
+    name: str
+    expression: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    """A ``AWS::Serverless::Function`` with its ``Globals`` applied."""
+
+    logical_id: str
+    handler: str
+    code_uri: str
+    runtime: str
+    timeout: int
+    memory_size: int
+    environment: dict[str, Any] = field(default_factory=dict)
+    schedules: tuple[ScheduleSpec, ...] = ()
+
+
+def _resources(template: Mapping[str, Any], kind: str) -> dict[str, dict[str, Any]]:
+    return {
+        logical_id: resource
+        for logical_id, resource in (template.get("Resources") or {}).items()
+        if isinstance(resource, dict) and resource.get("Type") == kind
+    }
+
+
+def api_routes(template: Mapping[str, Any]) -> list[Route]:
+    """Every ``(method, path)`` the template's functions declare as ``Api`` events, in template order."""
+    routes = []
+    for logical_id, resource in _resources(template, "AWS::Serverless::Function").items():
+        events = (resource.get("Properties") or {}).get("Events") or {}
+        for event_name, event in events.items():
+            if event.get("Type") != "Api":
+                continue
+            props = event.get("Properties") or {}
+            routes.append(Route(str(props["Method"]).upper(), str(props["Path"]), logical_id, event_name))
+    return routes
+
+
+def functions(
+    template: Mapping[str, Any], parameters: Mapping[str, str] | None = None
+) -> dict[str, FunctionSpec]:
+    """Every serverless function with ``Globals.Function`` merged in, schedules resolved to strings."""
+    params = parameter_values(template, parameters)
+    globals_fn: dict[str, Any] = dict((template.get("Globals") or {}).get("Function") or {})
+    specs = {}
+    for logical_id, resource in _resources(template, "AWS::Serverless::Function").items():
+        props: dict[str, Any] = {**globals_fn, **(resource.get("Properties") or {})}
+        environment = {
+            **((globals_fn.get("Environment") or {}).get("Variables") or {}),
+            **(((resource.get("Properties") or {}).get("Environment") or {}).get("Variables") or {}),
+        }
+        schedules = []
+        for event_name, event in (props.get("Events") or {}).items():
+            if event.get("Type") not in ("Schedule", "ScheduleV2"):
+                continue
+            event_props = event.get("Properties") or {}
+            expression = resolve_refs(
+                event_props.get("Schedule") or event_props.get("ScheduleExpression"), params
+            )
+            enabled = resolve_refs(event_props.get("Enabled", True), params)
+            schedules.append(ScheduleSpec(event_name, str(expression), str(enabled).lower() != "false"))
+        specs[logical_id] = FunctionSpec(
+            logical_id=logical_id,
+            handler=str(props["Handler"]),
+            code_uri=str(props.get("CodeUri", ".")),
+            runtime=str(props.get("Runtime", "")),
+            timeout=int(props.get("Timeout", 3)),
+            memory_size=int(props.get("MemorySize", 128)),
+            environment=environment,
+            schedules=tuple(schedules),
+        )
+    return specs
+
+
+def api_cors_headers(template: Mapping[str, Any]) -> dict[str, str]:
+    """The preflight headers API Gateway answers ``OPTIONS`` with, from the ``Api``'s ``Cors``."""
+    headers: dict[str, str] = {}
+    for resource in _resources(template, "AWS::Serverless::Api").values():
+        cors = (resource.get("Properties") or {}).get("Cors")
+        if isinstance(cors, str):
+            cors = {"AllowOrigin": cors}
+        if not isinstance(cors, dict):
+            continue
+        for key, header in (
+            ("AllowOrigin", "Access-Control-Allow-Origin"),
+            ("AllowMethods", "Access-Control-Allow-Methods"),
+            ("AllowHeaders", "Access-Control-Allow-Headers"),
+            ("MaxAge", "Access-Control-Max-Age"),
+        ):
+            if isinstance(cors.get(key), str):
+                headers[header] = cors[key].strip("'")
+        if cors.get("AllowCredentials") is True:
+            headers["Access-Control-Allow-Credentials"] = "true"
+    return headers
+
+
+_RATE = re.compile(r"^rate\(\s*(\d+)\s+(second|seconds|minute|minutes|hour|hours|day|days)\s*\)$")
+_UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+
+
+def parse_rate(expression: str) -> float:
+    """Seconds between runs of an EventBridge ``rate(...)`` expression; ``cron(...)`` is not supported."""
+    match = _RATE.match(expression.strip())
+    if not match:
+        raise ValueError(f"unsupported schedule expression {expression!r} (only rate(N unit) is)")
+    amount, unit = int(match.group(1)), match.group(2).rstrip("s")
+    if amount <= 0:
+        raise ValueError(f"a rate must be positive: {expression!r}")
+    return float(amount * _UNIT_SECONDS[unit])
