@@ -83,7 +83,9 @@ def card_of(state: GameState, owner: str, index: int = 0) -> str:
     return rnd.submissions[owner][index]
 
 
-def votes_by_owner(state: GameState, choices: Mapping[str, str | Sequence[str]]) -> dict[str, tuple[str, ...]]:
+def votes_by_owner(
+    state: GameState, choices: Mapping[str, str | Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
     """Translate {voter: owner or [owners]} into {voter: card ids}; `owner#1` names an owner's 2nd card."""
     result: dict[str, tuple[str, ...]] = {}
     for voter, owners in choices.items():

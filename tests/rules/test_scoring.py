@@ -47,7 +47,7 @@ def test_a_storyteller_whose_card_nobody_finds_scores_nothing_and_the_others_kee
     assert points == {"st": 0, "ann": 2, "bob": 4, "cat": 3}
 
 
-def test_when_some_find_the_storyteller_and_the_finders_score_three_and_decoys_earn_a_point_per_vote() -> None:
+def test_when_some_find_the_storyteller_and_finders_score_three_and_decoys_a_point_per_vote() -> None:
     votes = {"a": ["S"], "b": ["S"], "c": ["A"], "d": ["C"], "e": ["C"]}
     points = score(CLASSIC, votes, SIX)
     # a, b found (not all): st 3; a 3 + 1 (c on A) = 4; b 3 + 0 = 3
