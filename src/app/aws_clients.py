@@ -1,0 +1,44 @@
+"""Boto3 clients, built on first use and reused by warm invocations.
+
+Nothing is created at import. Boto3 itself honours AWS_ENDPOINT_URL, so the same code talks to AWS,
+moto server or `sam local` without a branch here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+import boto3
+from botocore.config import Config
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_sns import SNSClient
+
+_CONFIG = Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=2, read_timeout=5)
+
+
+@cache
+def dynamodb() -> DynamoDBClient:
+    return boto3.client("dynamodb", config=_CONFIG)
+
+
+@cache
+def s3() -> S3Client:
+    # Virtual-host addressing breaks against a local endpoint such as moto server.
+    return boto3.client(
+        "s3", config=_CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
+    )
+
+
+@cache
+def sns() -> SNSClient:
+    return boto3.client("sns", config=_CONFIG)
+
+
+def reset() -> None:
+    """Forget cached clients (tests switch endpoints and credentials between cases)."""
+    for factory in (dynamodb, s3, sns):
+        factory.cache_clear()

@@ -1,0 +1,298 @@
+"""The only module that talks to DynamoDB: the single game table (layout in docs/architecture.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from app import aws_clients
+from app.errors import VersionConflict
+from app.records import GameRecord, PlayerRecord, Visibility
+from dixit.state import GameState, Phase, RoundResult
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+LOBBY = "LOBBY"
+DUE = "DUE"
+INDEX = "gsi1"
+_BATCH_GET_LIMIT = 100
+
+
+def _player_key(player_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "PROFILE"}}
+
+
+def _game_key(game_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "STATE"}}
+
+
+def _membership_key(player_id: str, game_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"GAME#{game_id}"}}
+
+
+def _game_item(record: GameRecord) -> dict[str, Any]:
+    state = record.state
+    item: dict[str, Any] = {
+        **_game_key(record.game_id),
+        "version": {"N": str(state.version)},
+        "state": {"S": state.to_json()},
+        "phase": {"S": state.phase.value},
+        "visibility": {"S": record.visibility.value},
+        "invite_code": {"S": record.invite_code},
+        "created_at": {"S": record.created_at},
+        "updated_at": {"S": record.updated_at},
+    }
+    # gsi1 is sparse: only open public lobbies and games waiting on someone are indexed.
+    if state.phase is Phase.LOBBY and record.visibility is Visibility.PUBLIC:
+        item["gsi1pk"] = {"S": LOBBY}
+        item["gsi1sk"] = {"S": f"{record.created_at}#{record.game_id}"}
+    elif record.due_at is not None and state.phase is not Phase.FINISHED:
+        item["gsi1pk"] = {"S": DUE}
+        item["gsi1sk"] = {"S": f"{record.due_at}#{record.game_id}"}
+        item["due_at"] = {"S": record.due_at}
+    return item
+
+
+def _game_from_item(item: dict[str, Any]) -> GameRecord:
+    due = item.get("due_at")
+    return GameRecord(
+        state=GameState.from_json(item["state"]["S"]),
+        visibility=Visibility(item["visibility"]["S"]),
+        invite_code=item["invite_code"]["S"],
+        created_at=item["created_at"]["S"],
+        updated_at=item["updated_at"]["S"],
+        due_at=None if due is None else due["S"],
+    )
+
+
+def _is_conditional_failure(error: ClientError) -> bool:
+    return error.response.get("Error", {}).get("Code") in (
+        "ConditionalCheckFailedException",
+        "TransactionCanceledException",
+    )
+
+
+def _version_in(item: dict[str, Any] | None) -> int | None:
+    if not item or "version" not in item:
+        return None
+    return int(item["version"]["N"])
+
+
+class GameStore:
+    """Reads and conditional writes on the game table. Built per invocation; the client is shared."""
+
+    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
+        self.table_name = table_name
+        self._client = client
+
+    @property
+    def client(self) -> DynamoDBClient:
+        if self._client is None:
+            self._client = aws_clients.dynamodb()
+        return self._client
+
+    # Players
+
+    def create_player(self, player: PlayerRecord) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                **_player_key(player.player_id),
+                "name": {"S": player.name},
+                "token_hash": {"S": player.token_hash},
+                "created_at": {"S": player.created_at},
+            },
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+
+    def get_player(self, player_id: str) -> PlayerRecord | None:
+        item = self.client.get_item(TableName=self.table_name, Key=_player_key(player_id)).get("Item")
+        if item is None:
+            return None
+        return PlayerRecord(player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"])
+
+    # Games
+
+    def load_game(self, game_id: str) -> GameRecord | None:
+        # Strongly consistent: a move must be judged against the latest state.
+        item = self.client.get_item(
+            TableName=self.table_name, Key=_game_key(game_id), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else _game_from_item(item)
+
+    def create_game(self, record: GameRecord) -> None:
+        """Write a new game and its host's membership in one transaction."""
+        items: list[Any] = [
+            {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": _game_item(record),
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            },
+            {"Put": self._membership_put(record.state.host_id, record)},
+        ]
+        self.client.transact_write_items(TransactItems=items)
+
+    def save_game(
+        self,
+        record: GameRecord,
+        *,
+        expected_version: int,
+        joined: Sequence[str] = (),
+        left: Sequence[str] = (),
+        finished_round: RoundResult | None = None,
+    ) -> None:
+        """Write the new state only if the stored version is still `expected_version`.
+
+        Membership changes and a finished round's reveal go in the same transaction, so the inbox and
+        the replay never disagree with the game. Raises VersionConflict when the race was lost.
+        """
+        condition: dict[str, Any] = {
+            "ConditionExpression": "version = :expected",
+            "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+        }
+        extras: list[dict[str, Any]] = [{"Put": self._membership_put(pid, record)} for pid in joined]
+        extras += [
+            {"Delete": {"TableName": self.table_name, "Key": _membership_key(pid, record.game_id)}}
+            for pid in left
+        ]
+        if finished_round is not None:
+            extras.append({"Put": self._round_put(record.game_id, finished_round)})
+        try:
+            if not extras:
+                self.client.put_item(
+                    TableName=self.table_name,
+                    Item=_game_item(record),
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                    **condition,
+                )
+                return
+            game_put: dict[str, Any] = {
+                "TableName": self.table_name,
+                "Item": _game_item(record),
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                **condition,
+            }
+            items: list[Any] = [{"Put": game_put}, *extras]
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            if not _is_conditional_failure(error):
+                raise
+            raise VersionConflict(_current_version(error)) from None
+
+    def _membership_put(self, player_id: str, record: GameRecord) -> dict[str, Any]:
+        return {
+            "TableName": self.table_name,
+            "Item": {
+                **_membership_key(player_id, record.game_id),
+                "game_id": {"S": record.game_id},
+                "joined_at": {"S": record.updated_at},
+            },
+        }
+
+    def _round_put(self, game_id: str, result: RoundResult) -> dict[str, Any]:
+        return {
+            "TableName": self.table_name,
+            "Item": {
+                "pk": {"S": f"GAME#{game_id}"},
+                "sk": {"S": f"ROUND#{result.number:04d}"},
+                "result": {"S": json.dumps(result.to_dict(), separators=(",", ":"), ensure_ascii=False)},
+            },
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+
+    def list_rounds(self, game_id: str) -> list[RoundResult]:
+        rounds: list[RoundResult] = []
+        for item in self._query(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":prefix": {"S": "ROUND#"}},
+            ConsistentRead=True,
+        ):
+            rounds.append(RoundResult.from_dict(json.loads(item["result"]["S"])))
+        return rounds
+
+    def list_open_games(self, limit: int) -> list[GameRecord]:
+        response = self.client.query(
+            TableName=self.table_name,
+            IndexName=INDEX,
+            KeyConditionExpression="gsi1pk = :lobby",
+            ExpressionAttributeValues={":lobby": {"S": LOBBY}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [_game_from_item(item) for item in response.get("Items", [])]
+
+    def games_of(self, player_id: str) -> list[GameRecord]:
+        game_ids = [
+            item["game_id"]["S"]
+            for item in self._query(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": "GAME#"}},
+            )
+        ]
+        return self._batch_get_games(game_ids)
+
+    def due_games(self, now_iso: str, limit: int) -> list[GameRecord]:
+        response = self.client.query(
+            TableName=self.table_name,
+            IndexName=INDEX,
+            KeyConditionExpression="gsi1pk = :due AND gsi1sk <= :now",
+            ExpressionAttributeValues={":due": {"S": DUE}, ":now": {"S": f"{now_iso}#~"}},
+            Limit=limit,
+        )
+        return [_game_from_item(item) for item in response.get("Items", [])]
+
+    def postpone_nudge(self, game_id: str, *, version: int, due_at: str) -> bool:
+        """Move a game's nudge deadline, unless a move got there first (then the move set a new one)."""
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=_game_key(game_id),
+                UpdateExpression="SET due_at = :due, gsi1sk = :sk",
+                ConditionExpression="version = :version AND gsi1pk = :duepk",
+                ExpressionAttributeValues={
+                    ":due": {"S": due_at},
+                    ":sk": {"S": f"{due_at}#{game_id}"},
+                    ":version": {"N": str(version)},
+                    ":duepk": {"S": DUE},
+                },
+            )
+        except ClientError as error:
+            if _is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+    def _query(self, **kwargs: Any) -> Iterable[dict[str, Any]]:
+        paginator = self.client.get_paginator("query")
+        for page in paginator.paginate(TableName=self.table_name, **kwargs):
+            yield from page.get("Items", [])
+
+    def _batch_get_games(self, game_ids: list[str]) -> list[GameRecord]:
+        records: list[GameRecord] = []
+        for start in range(0, len(game_ids), _BATCH_GET_LIMIT):
+            pending: dict[str, Any] = {
+                self.table_name: {"Keys": [_game_key(g) for g in game_ids[start : start + _BATCH_GET_LIMIT]]}
+            }
+            while pending:
+                response = self.client.batch_get_item(RequestItems=pending)
+                records += [
+                    _game_from_item(item) for item in response.get("Responses", {}).get(self.table_name, [])
+                ]
+                pending = dict(response.get("UnprocessedKeys") or {})
+        return records
+
+
+def _current_version(error: ClientError) -> int | None:
+    response: dict[str, Any] = dict(error.response)
+    if "Item" in response:
+        return _version_in(response["Item"])
+    for reason in response.get("CancellationReasons", []) or []:
+        if reason.get("Code") == "ConditionalCheckFailed":
+            return _version_in(reason.get("Item"))
+    return None

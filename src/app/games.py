@@ -1,0 +1,197 @@
+"""Game use cases: load, apply the rules, save conditionally, retry a bounded number of times."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from datetime import timedelta
+
+from app.errors import Conflict, Forbidden, NotFound, PreconditionFailed, VersionConflict
+from app.etags import game_etag, matches
+from app.records import GameRecord, PlayerRecord, Visibility
+from app.services import Services
+from app.telemetry import count, logger
+from dixit import engine
+from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
+from dixit.settings import Settings
+from dixit.state import Phase, RoundResult
+from dixit.views import waiting_for
+
+OPEN_GAMES_LIMIT = 50
+
+
+def new_game_id() -> str:
+    return f"g_{secrets.token_hex(8)}"
+
+
+def _due_at(services: Services, record: GameRecord) -> str | None:
+    if not waiting_for(record.state):
+        return None
+    return (services.clock() + timedelta(seconds=services.settings.nudge_after_seconds)).isoformat(
+        timespec="seconds"
+    )
+
+
+def create_game(
+    services: Services,
+    player: PlayerRecord,
+    *,
+    rules: str,
+    decks: list[str] | None,
+    max_players: int | None,
+    target_score: int | None,
+    visibility: Visibility,
+) -> GameRecord:
+    settings = Settings.build(rules, decks, max_players, target_score)
+    state = engine.new_game(
+        new_game_id(),
+        host_id=player.player_id,
+        host_name=player.name,
+        settings=settings,
+        seed=secrets.randbits(63),
+    )
+    now = services.now_iso()
+    record = GameRecord(state, visibility, secrets.token_urlsafe(6), created_at=now, updated_at=now)
+    services.store.create_game(record)
+    count("GamesCreated")
+    logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
+    return record
+
+
+def load_game(services: Services, game_id: str) -> GameRecord:
+    record = services.store.load_game(game_id)
+    if record is None:
+        raise NotFound("game_not_found", f"there is no game {game_id}")
+    return record
+
+
+def visible_game(services: Services, viewer: PlayerRecord, game_id: str) -> GameRecord:
+    """The game if the viewer may look at it: members always, anyone when it is public."""
+    record = load_game(services, game_id)
+    if record.state.player(viewer.player_id) is None and record.visibility is Visibility.PRIVATE:
+        raise Forbidden("not_a_member", "this game is private")
+    return record
+
+
+def list_rounds(services: Services, viewer: PlayerRecord, game_id: str) -> list[RoundResult]:
+    visible_game(services, viewer, game_id)
+    return services.store.list_rounds(game_id)
+
+
+def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
+    return services.store.list_open_games(limit)
+
+
+def play(
+    services: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: Move,
+    *,
+    if_match: str | None = None,
+) -> GameRecord:
+    """Apply `move` with optimistic concurrency.
+
+    A lost race re-reads and re-applies the same move; if it is no longer legal the rule error says
+    why. With `If-Match`, a changed game is a 412 instead: the client asked for exactly that version.
+    """
+    attempts = services.settings.move_attempts
+    for attempt in range(1, attempts + 1):
+        record = load_game(services, game_id)
+        if if_match is not None and not matches(
+            if_match, game_etag(game_id, record.version, player.player_id)
+        ):
+            raise PreconditionFailed("stale_version", f"the game is now at version {record.version}")
+        applied = engine.apply(record.state, move)
+        updated = replace(record, state=applied.state, updated_at=services.now_iso())
+        updated.due_at = _due_at(services, updated)
+        try:
+            services.store.save_game(
+                updated,
+                expected_version=record.version,
+                joined=[move.player_id] if isinstance(move, Join) else [],
+                left=[move.player_id] if isinstance(move, Leave) else [],
+                finished_round=applied.finished_round,
+            )
+        except VersionConflict as conflict:
+            count("ConflictsRetried")
+            logger.info(
+                "lost a race, retrying",
+                extra={"game_id": game_id, "attempt": attempt, "now_at": conflict.current_version},
+            )
+            continue
+        count("MovesApplied")
+        if updated.state.phase is Phase.FINISHED and record.state.phase is not Phase.FINISHED:
+            count("GamesFinished")
+        return updated
+    raise Conflict("busy_game", "the game kept changing while your move was applied; try again")
+
+
+def join_game(services: Services, player: PlayerRecord, game_id: str, invite_code: str | None) -> GameRecord:
+    record = load_game(services, game_id)
+    if record.visibility is Visibility.PRIVATE and record.state.player(player.player_id) is None:
+        if not invite_code:
+            raise Forbidden("invite_required", "this game is private: an invite_code is needed")
+        if not secrets.compare_digest(invite_code, record.invite_code):
+            raise Forbidden("bad_invite_code", "that invite code does not open this game")
+    return play(services, player, game_id, Join(player.player_id, player.name))
+
+
+def leave_game(services: Services, player: PlayerRecord, game_id: str, if_match: str | None) -> GameRecord:
+    return play(services, player, game_id, Leave(player.player_id), if_match=if_match)
+
+
+def start_game(services: Services, player: PlayerRecord, game_id: str, if_match: str | None) -> GameRecord:
+    return play(services, player, game_id, Start(player.player_id), if_match=if_match)
+
+
+def give_clue(
+    services: Services, player: PlayerRecord, game_id: str, card_id: str, clue: str, if_match: str | None
+) -> GameRecord:
+    return play(services, player, game_id, GiveClue(player.player_id, card_id, clue), if_match=if_match)
+
+
+def submit_cards(
+    services: Services, player: PlayerRecord, game_id: str, card_ids: list[str], if_match: str | None
+) -> GameRecord:
+    return play(services, player, game_id, Submit(player.player_id, tuple(card_ids)), if_match=if_match)
+
+
+def vote(
+    services: Services, player: PlayerRecord, game_id: str, card_ids: list[str], if_match: str | None
+) -> GameRecord:
+    return play(services, player, game_id, Vote(player.player_id, tuple(card_ids)), if_match=if_match)
+
+
+@dataclass(frozen=True, slots=True)
+class InboxEntry:
+    record: GameRecord
+    your_turn: bool
+
+
+_PHASE_ORDER = {
+    Phase.STORYTELLING: 0,
+    Phase.SUBMITTING: 0,
+    Phase.VOTING: 0,
+    Phase.LOBBY: 1,
+    Phase.FINISHED: 2,
+}
+
+
+def inbox(services: Services, player: PlayerRecord) -> list[InboxEntry]:
+    """The player's games, most urgent first: their turn, oldest wait first; then lobbies; then finished."""
+    entries = [
+        InboxEntry(record, _is_their_turn(record, player.player_id))
+        for record in services.store.games_of(player.player_id)
+    ]
+    return sorted(
+        entries,
+        key=lambda e: (not e.your_turn, _PHASE_ORDER[e.record.state.phase], e.record.updated_at),
+    )
+
+
+def _is_their_turn(record: GameRecord, player_id: str) -> bool:
+    state = record.state
+    if state.phase is Phase.LOBBY:
+        return state.host_id == player_id and len(state.players) >= 3
+    return player_id in waiting_for(state)

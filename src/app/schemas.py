@@ -1,0 +1,174 @@
+"""The public JSON contract: request and response bodies, snake_case, as third-party clients see them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.records import Visibility
+from dixit.state import Phase
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details, with a stable machine-readable `code`."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    code: str
+    errors: list[dict[str, object]] | None = None
+
+
+class CreatePlayer(Request):
+    name: str = Field(max_length=200, examples=["Ada"])
+
+
+class PlayerCreated(BaseModel):
+    player_id: str
+    name: str
+    token: str = Field(description="Bearer token; shown only in this response")
+
+
+class PlayerOut(BaseModel):
+    player_id: str
+    name: str
+
+
+class CreateGame(Request):
+    rules: Literal["classic", "odyssey"] = "classic"
+    decks: list[str] | None = Field(default=None, max_length=20, examples=[["base", "daydreams"]])
+    max_players: int | None = Field(default=None, examples=[6])
+    target_score: int | None = Field(default=None, examples=[30])
+    visibility: Visibility = Visibility.PUBLIC
+
+
+class JoinGame(Request):
+    invite_code: str | None = Field(default=None, max_length=64)
+
+
+class GiveClue(Request):
+    card_id: str = Field(max_length=64, examples=["base-017"])
+    clue: str = Field(max_length=1000, examples=["the last door"])
+
+
+class ChooseCards(Request):
+    card_ids: list[str] = Field(max_length=12, examples=[["base-042"]])
+
+
+class Card(BaseModel):
+    card_id: str
+    image_url: str | None
+
+
+class SettingsOut(BaseModel):
+    rules: str
+    decks: list[str]
+    max_players: int
+    target_score: int
+
+
+class SeatOut(BaseModel):
+    player_id: str
+    name: str
+    score: int
+    hand_size: int
+
+
+class RoundOut(BaseModel):
+    number: int
+    storyteller_id: str
+    clue: str | None
+    table: list[Card] = Field(description="Empty until voting; then the fixed, shuffled order")
+    waiting_for: list[str]
+
+
+class YouOut(BaseModel):
+    player_id: str
+    hand: list[Card]
+    submitted: list[str]
+    votes: list[str]
+
+
+class CardResultOut(BaseModel):
+    card_id: str
+    owner_id: str
+    voter_ids: list[str]
+
+
+class RoundResultOut(BaseModel):
+    number: int
+    storyteller_id: str
+    clue: str
+    storyteller_card: str
+    cards: list[CardResultOut]
+    points: dict[str, int]
+
+
+class GameOut(BaseModel):
+    game_id: str
+    version: int
+    phase: Phase
+    rules: str
+    settings: SettingsOut
+    visibility: Visibility
+    host_id: str
+    invite_code: str | None = Field(description="Shown to members only")
+    players: list[SeatOut]
+    round: RoundOut | None
+    you: YouOut | None = Field(description="Null for a spectator")
+    last_round: RoundResultOut | None
+    winners: list[str]
+    created_at: str
+    updated_at: str
+
+
+class OpenGameOut(BaseModel):
+    game_id: str
+    rules: str
+    host_id: str
+    players: list[str]
+    max_players: int
+    created_at: str
+
+
+class OpenGames(BaseModel):
+    games: list[OpenGameOut]
+
+
+class InboxGame(BaseModel):
+    game_id: str
+    phase: Phase
+    your_turn: bool
+    round_number: int | None
+    waiting_for: list[str]
+    players: int
+    updated_at: str
+
+
+class Inbox(BaseModel):
+    games: list[InboxGame]
+
+
+class Rounds(BaseModel):
+    rounds: list[RoundResultOut]
+
+
+class DeckOut(BaseModel):
+    deck_id: str
+    name: str
+    card_count: int
+
+
+class Decks(BaseModel):
+    decks: list[DeckOut]
+
+
+class DeckCards(BaseModel):
+    deck_id: str
+    cards: list[Card]

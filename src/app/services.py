@@ -1,0 +1,37 @@
+"""The adapters one invocation works with, assembled from settings (tests pass their own)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from app.card_images import CardImages
+from app.game_store import GameStore
+from app.notifier import Notifier
+from app.settings import AppSettings
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True)
+class Services:
+    settings: AppSettings
+    store: GameStore
+    images: CardImages
+    notifier: Notifier
+    clock: Callable[[], datetime] = field(default=utc_now)
+
+    @classmethod
+    def from_settings(cls, settings: AppSettings) -> Services:
+        return cls(
+            settings=settings,
+            store=GameStore(settings.table_name),
+            images=CardImages(settings.card_bucket, settings.image_url_ttl_seconds),
+            notifier=Notifier(settings.nudge_topic_arn),
+        )
+
+    def now_iso(self) -> str:
+        return self.clock().isoformat(timespec="seconds")

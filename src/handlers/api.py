@@ -1,0 +1,66 @@
+"""The API Lambda: one resolver, one router per resource, errors mapped once (handlers.problems)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Tracer
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from app.errors import PayloadTooLarge
+from app.services import Services
+from app.settings import get_settings
+from app.telemetry import logger, metrics
+from handlers import problems
+from handlers.routes import decks, games, players
+
+TITLE = "Dixit by mail"
+VERSION = "1.0.0"
+DESCRIPTION = (
+    "Play Dixit asynchronously. Authenticate with `Authorization: Bearer <token>` from `POST /players`. "
+    "POST routes accept `Idempotency-Key`; `GET /games/{game_id}` answers `If-None-Match` with 304; "
+    "move routes accept `If-Match` (412 when stale). "
+    "Errors are application/problem+json with a stable `code`."
+)
+SECURITY_SCHEMES: dict[str, Any] = {"bearerAuth": HTTPBearer(bearerFormat="opaque token")}
+
+tracer = Tracer()
+# A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
+app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500)
+app.include_router(players.router)
+app.include_router(games.router)
+app.include_router(decks.router)
+problems.register(app)
+app.enable_swagger(
+    path="/docs", title=TITLE, version=VERSION, description=DESCRIPTION, security_schemes=SECURITY_SCHEMES
+)
+
+
+def openapi_json() -> str:
+    return app.get_openapi_json_schema(
+        title=TITLE, version=VERSION, description=DESCRIPTION, security_schemes=SECURITY_SCHEMES
+    )
+
+
+@app.get("/openapi.json", include_in_schema=False)
+def serve_openapi() -> Response[Any]:
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi_json())
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    settings = get_settings()
+    body = event.get("body") or ""
+    if len(body.encode()) > settings.max_body_bytes:
+        return problems.proxy_problem(
+            PayloadTooLarge(
+                "payload_too_large", f"request bodies are limited to {settings.max_body_bytes} bytes"
+            )
+        )
+    app.append_context(services=Services.from_settings(settings))
+    return app.resolve(event, context)

@@ -1,0 +1,180 @@
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from app import games
+from app.etags import game_etag, matches
+from app.presenters import open_game, round_result
+from app.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
+from handlers.http import (
+    BEARER,
+    caller,
+    check_game_id,
+    game_response,
+    header,
+    json_response,
+    once,
+    services,
+    to_response,
+)
+
+router = APIGatewayRouter()
+
+
+@router.post("/games", tags=["games"], summary="Create a game; you are seated as host", security=BEARER)
+def create(body: CreateGame) -> Response[GameOut]:
+    player = caller(router)
+
+    def compute() -> dict[str, object]:
+        record = games.create_game(
+            services(router),
+            player,
+            rules=body.rules,
+            decks=body.decks,
+            max_players=body.max_players,
+            target_score=body.target_score,
+            visibility=body.visibility,
+        )
+        return game_response(router, record, player.player_id, status=201)
+
+    return once(router, player, body, compute)
+
+
+@router.get("/games", tags=["games"], summary="Public games still in the lobby", security=BEARER)
+def list_open(status: Annotated[Literal["open"], Query()] = "open") -> Response[OpenGames]:
+    caller(router)
+    return json_response(OpenGames(games=[open_game(r) for r in games.list_open_games(services(router))]))
+
+
+@router.get("/games/<game_id>", tags=["games"], summary="The game as you may see it", security=BEARER)
+def get(game_id: str) -> Response[GameOut]:
+    player = caller(router)
+    record = games.visible_game(services(router), player, check_game_id(game_id))
+    etag = game_etag(record.game_id, record.version, player.player_id)
+    if matches(header(router, "If-None-Match"), etag):
+        return Response(status_code=304, headers={"ETag": etag})
+    return to_response(game_response(router, record, player.player_id))
+
+
+@router.get(
+    "/games/<game_id>/rounds", tags=["games"], summary="Every finished round (replay)", security=BEARER
+)
+def rounds(game_id: str) -> Response[Rounds]:
+    results = games.list_rounds(services(router), caller(router), check_game_id(game_id))
+    return json_response(Rounds(rounds=[round_result(r) for r in results]))
+
+
+@router.post("/games/<game_id>/join", tags=["lobby"], summary="Take the next seat", security=BEARER)
+def join(game_id: str, body: JoinGame | None = None) -> Response[GameOut]:
+    player = caller(router)
+    code = body.invite_code if body else None
+    return once(
+        router,
+        player,
+        body,
+        lambda: game_response(
+            router, games.join_game(services(router), player, check_game_id(game_id), code), player.player_id
+        ),
+    )
+
+
+@router.post(
+    "/games/<game_id>/leave", tags=["lobby"], summary="Leave before the game starts", security=BEARER
+)
+def leave(game_id: str) -> Response[GameOut]:
+    player = caller(router)
+    if_match = header(router, "If-Match")
+    return once(
+        router,
+        player,
+        None,
+        lambda: game_response(
+            router,
+            games.leave_game(services(router), player, check_game_id(game_id), if_match),
+            player.player_id,
+        ),
+    )
+
+
+@router.post(
+    "/games/<game_id>/start", tags=["lobby"], summary="Deal and start (host, 3+ players)", security=BEARER
+)
+def start(game_id: str) -> Response[GameOut]:
+    player = caller(router)
+    if_match = header(router, "If-Match")
+    return once(
+        router,
+        player,
+        None,
+        lambda: game_response(
+            router,
+            games.start_game(services(router), player, check_game_id(game_id), if_match),
+            player.player_id,
+        ),
+    )
+
+
+@router.post(
+    "/games/<game_id>/clue",
+    tags=["moves"],
+    summary="Storyteller: play a card and give the clue",
+    security=BEARER,
+)
+def clue(game_id: str, body: GiveClue) -> Response[GameOut]:
+    player = caller(router)
+    if_match = header(router, "If-Match")
+    return once(
+        router,
+        player,
+        body,
+        lambda: game_response(
+            router,
+            games.give_clue(
+                services(router), player, check_game_id(game_id), body.card_id, body.clue, if_match
+            ),
+            player.player_id,
+        ),
+    )
+
+
+@router.post(
+    "/games/<game_id>/submissions",
+    tags=["moves"],
+    summary="Put forward your card(s) for the clue",
+    security=BEARER,
+)
+def submit(game_id: str, body: ChooseCards) -> Response[GameOut]:
+    player = caller(router)
+    if_match = header(router, "If-Match")
+    return once(
+        router,
+        player,
+        body,
+        lambda: game_response(
+            router,
+            games.submit_cards(services(router), player, check_game_id(game_id), body.card_ids, if_match),
+            player.player_id,
+        ),
+    )
+
+
+@router.post(
+    "/games/<game_id>/votes", tags=["moves"], summary="Vote for the storyteller's card", security=BEARER
+)
+def vote(game_id: str, body: ChooseCards) -> Response[GameOut]:
+    player = caller(router)
+    if_match = header(router, "If-Match")
+    return once(
+        router,
+        player,
+        body,
+        lambda: game_response(
+            router,
+            games.vote(services(router), player, check_game_id(game_id), body.card_ids, if_match),
+            player.player_id,
+        ),
+    )

@@ -1,0 +1,111 @@
+"""Calling the real lambda_handler the way API Gateway and a front-end would."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class FakeContext:
+    function_name = "ApiFunction"
+    memory_limit_in_mb = 512
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ApiFunction"
+    aws_request_id = "req-test"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    raw: str
+
+    @property
+    def body(self) -> Any:
+        return json.loads(self.raw) if self.raw else None
+
+
+def make_event(
+    method: str,
+    path: str,
+    *,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    raw_body: str | None = None,
+    query: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """An API Gateway REST proxy event, as API Gateway would send it."""
+    resource_parts = []
+    params: dict[str, str] = {}
+    parts = path.strip("/").split("/")
+    for i, part in enumerate(parts):
+        if i == 1 and parts[0] in ("games", "decks") and part not in ("",):
+            name = "game_id" if parts[0] == "games" else "deck_id"
+            resource_parts.append("{" + name + "}")
+            params[name] = part
+        else:
+            resource_parts.append(part)
+    resource = "/" + "/".join(resource_parts)
+    if resource == "/games/{game_id}" and path == "/games":
+        resource = "/games"
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return {
+        "resource": resource,
+        "path": path,
+        "httpMethod": method,
+        "headers": all_headers,
+        "multiValueHeaders": {k: [v] for k, v in all_headers.items()},
+        "queryStringParameters": query,
+        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
+        "pathParameters": params or None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourcePath": resource,
+            "httpMethod": method,
+            "path": f"/test{path}",
+            "stage": "test",
+            "requestId": str(uuid.uuid4()),
+            "identity": {"sourceIp": "127.0.0.1"},
+        },
+        "body": raw_body if raw_body is not None else (None if body is None else json.dumps(body)),
+        "isBase64Encoded": False,
+    }
+
+
+def call(method: str, path: str, **kwargs: Any) -> Reply:
+    from handlers.api import lambda_handler
+
+    result = lambda_handler(make_event(method, path, **kwargs), FakeContext())
+    headers = {k: v for k, v in (result.get("headers") or {}).items()}
+    for k, values in (result.get("multiValueHeaders") or {}).items():
+        headers.setdefault(k, values[0])
+    return Reply(result["statusCode"], headers, result.get("body") or "")
+
+
+@dataclass
+class Client:
+    """A player as a front-end would act: remembers its token."""
+
+    name: str
+    token: str = ""
+    player_id: str = ""
+    extra_headers: dict[str, str] = field(default_factory=dict)
+
+    def register(self) -> Client:
+        reply = call("POST", "/players", body={"name": self.name})
+        assert reply.status == 201, reply.raw
+        self.token, self.player_id = reply.body["token"], reply.body["player_id"]
+        return self
+
+    def auth(self, **more: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}", **more}
+
+    def get(self, path: str, **headers: str) -> Reply:
+        return call("GET", path, headers=self.auth(**headers))
+
+    def post(self, path: str, body: Any = None, **headers: str) -> Reply:
+        return call("POST", path, body=body, headers=self.auth(**headers))
