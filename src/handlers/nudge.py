@@ -1,0 +1,34 @@
+"""The scheduled Lambda: an EventBridge rule runs the stalled-turn sweep."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from app.nudges import sweep
+from app.services import Services
+from app.settings import get_settings
+from app.telemetry import logger, metrics
+
+
+def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:
+    # The rule's own timestamp, so a delayed or replayed invocation sweeps as of when it was due.
+    try:
+        return datetime.fromisoformat(event.time.replace("Z", "+00:00"))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        logger.warning("scheduled event without a usable time; sweeping as of now")
+        return services.clock()
+
+
+@logger.inject_lambda_context(log_event=False)
+@metrics.log_metrics
+@event_source(data_class=EventBridgeEvent)
+def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str, Any]:
+    services = Services.from_settings(get_settings())
+    logger.info("sweep requested", extra={"rule": event.resources, "detail_type": event.detail_type})
+    report = sweep(services, _sweep_time(event, services))
+    logger.info("sweep done", extra=report.to_dict())
+    return report.to_dict()
