@@ -5,12 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit run bench clean
+.PHONY: install test lint typecheck unit run bench openapi lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -32,6 +32,13 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+openapi: $(STAMP)
+	$(BIN)/python -m handlers.openapi > openapi.json
+
+# Refresh the pinned versions that make every fresh clone install the same tree.
+lock: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

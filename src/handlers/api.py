@@ -47,7 +47,9 @@ def openapi_json() -> str:
 
 @app.get("/openapi.json", include_in_schema=False)
 def serve_openapi() -> Response[Any]:
-    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi_json())
+    from handlers.openapi import render  # imports this module: resolved at call time
+
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=render())
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -1,22 +1,14 @@
 from __future__ import annotations
 
-from typing import Any
-
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app import games, players
 from app.presenters import inbox_game
-from app.schemas import CreatePlayer, Inbox, PlayerCreated, PlayerOut, Problem
+from app.schemas import CreatePlayer, Inbox, PlayerCreated, PlayerOut
 from handlers.http import BEARER, caller, json_response, services
 
 router = APIGatewayRouter()
-ERRORS: dict[int | str, Any] = {
-    422: {
-        "description": "Malformed input",
-        "content": {"application/problem+json": {"schema": Problem.model_json_schema()}},
-    }
-}
 
 
 @router.post("/players", tags=["players"], summary="Register a player (the token is shown once)")
