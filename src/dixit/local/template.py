@@ -346,3 +346,37 @@ def parse_rate(expression: str) -> float:
     if amount <= 0:
         raise ValueError(f"a rate must be positive: {expression!r}")
     return float(amount * _UNIT_SECONDS[unit])
+
+
+def stack_refs(
+    template: Mapping[str, Any],
+    resources: Mapping[str, str],
+    *,
+    parameters: Mapping[str, str] | None = None,
+    region: str = "us-east-1",
+    account_id: str = "123456789012",
+    stack_name: str = "dixit-local",
+) -> dict[str, Any]:
+    """What ``Ref`` gives in the local twin: parameters, pseudo parameters and the created resources."""
+    return {
+        "AWS::Region": region,
+        "AWS::AccountId": account_id,
+        "AWS::Partition": "aws",
+        "AWS::URLSuffix": "amazonaws.com",
+        "AWS::StackName": stack_name,
+        **parameter_values(template, parameters),
+        **resources,
+    }
+
+
+def resolved_environment(spec: FunctionSpec, refs: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """A function's environment variables with ``refs`` applied, and the names left unresolved."""
+    values: dict[str, str] = {}
+    unresolved: list[str] = []
+    for name, raw in spec.environment.items():
+        value = resolve_refs(raw, refs)
+        if isinstance(value, str | int | float | bool):
+            values[name] = str(value).lower() if isinstance(value, bool) else str(value)
+        else:
+            unresolved.append(name)
+    return values, unresolved

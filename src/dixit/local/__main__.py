@@ -1,0 +1,142 @@
+"""``python -m dixit.local serve|invoke``: the local stack's command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+from dixit.local import DEFAULT_STATE_FILE
+from dixit.local.template import TEMPLATE_PATH
+
+
+def _parameters(pairs: Sequence[str]) -> dict[str, str]:
+    overrides = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise argparse.ArgumentTypeError(f"--parameter-overrides wants Name=Value, got {pair!r}")
+        overrides[name] = value
+    return overrides
+
+
+def _env_float(name: str) -> float | None:
+    value = os.environ.get(name)
+    return float(value) if value else None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m dixit.local", description=__doc__)
+    parser.add_argument("--template", type=Path, default=TEMPLATE_PATH, help="SAM template (template.yaml)")
+    parser.add_argument(
+        "--parameter-overrides",
+        nargs="*",
+        default=[],
+        metavar="NAME=VALUE",
+        help="template parameter values, as for sam deploy",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the API, the AWS twin and the schedules in this process")
+    serve.add_argument("--port", type=int, default=3000, help="API port (default 3000; 0 picks a free one)")
+    serve.add_argument("--aws-port", type=int, default=0, help="moto server port (default 0: a free one)")
+    serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    serve.add_argument(
+        "--schedule-seconds",
+        type=float,
+        default=_env_float("DIXIT_LOCAL_SCHEDULE_SECONDS"),
+        help="run scheduled functions this often instead of their template rate "
+        "(env DIXIT_LOCAL_SCHEDULE_SECONDS)",
+    )
+    serve.add_argument("--no-seed", action="store_true", help="do not upload placeholder card art")
+    serve.add_argument(
+        "--state-file", type=Path, default=DEFAULT_STATE_FILE, help="where to record endpoints for invoke"
+    )
+    serve.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    invoke = commands.add_parser("invoke", help="invoke one function once, like sam local invoke")
+    invoke.add_argument("logical_id", help="function logical id in the template, e.g. ApiFunction")
+    invoke.add_argument("-e", "--event", required=True, help="event JSON file, or - for stdin")
+    invoke.add_argument("--aws-endpoint", help="AWS endpoint (default: from the state file of serve)")
+    invoke.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
+    return parser
+
+
+def serve(args: argparse.Namespace) -> int:
+    from dixit.local.stack import LocalStack, ServeOptions
+
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        datefmt="%H:%M:%S",
+    )
+    if not args.verbose:
+        for noisy in ("botocore", "boto3", "urllib3", "werkzeug", "moto"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
+    # The handlers' Powertools Logger(service="dixit") owns the "dixit" logger and formats everything
+    # under it as Lambda JSON logs; the local stack's own lines stay plain and go to stderr.
+    local_logger = logging.getLogger("dixit.local")
+    local_handler = logging.StreamHandler(sys.stderr)
+    local_handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+    local_logger.addHandler(local_handler)
+    local_logger.setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    local_logger.propagate = False
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        logging.getLogger("dixit.local").info("%s received, stopping", signal.Signals(signum).name)
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+
+    stack = LocalStack(
+        ServeOptions(
+            port=args.port,
+            aws_port=args.aws_port,
+            host=args.host,
+            template_path=args.template,
+            state_file=args.state_file,
+            schedule_seconds=args.schedule_seconds,
+            seed=not args.no_seed,
+            parameter_overrides=_parameters(args.parameter_overrides),
+        )
+    )
+    try:
+        stack.start()
+        while not stop.wait(0.5):
+            pass
+    except OSError as exc:
+        print(f"cannot start the local stack: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        stack.stop()
+    print("local stack stopped", flush=True)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
+    from dixit.local.invoke import invoke
+
+    return invoke(
+        args.logical_id,
+        args.event,
+        aws_endpoint=args.aws_endpoint,
+        template_path=args.template,
+        state_file=args.state_file,
+        parameter_overrides=_parameters(args.parameter_overrides),
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,382 @@
+"""What API Gateway (REST API, Lambda proxy integration) does around the handler, without sockets.
+
+``Gateway.handle`` turns one HTTP request into a version 1.0 proxy event for a route that
+``template.yaml`` declares, calls the Lambda handler in-process and maps its result back to an HTTP
+response, as API Gateway would. Requests for undeclared routes never reach the handler: 404 (unknown
+path) or 405 (known path, other method) as ``application/problem+json``.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import logging
+import re
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from dixit.local.template import FunctionSpec, Route
+
+LOG = logging.getLogger("dixit.local.gateway")
+
+Handler = Callable[[dict[str, Any], Any], Any]
+HandlerResolver = Callable[[], Handler]
+
+ACCOUNT_ID = "123456789012"
+REST_API_ID = "dixitlocal"
+
+
+class HandlerUnavailableError(RuntimeError):
+    """The handler named by the template cannot be imported (yet)."""
+
+
+def import_handler(spec: str, code_dirs: Sequence[Path] = ()) -> Handler:
+    """Import ``module.function`` the way the Lambda runtime reads a ``Handler`` string."""
+    for directory in code_dirs:
+        if str(directory) not in sys.path:
+            sys.path.insert(0, str(directory))
+    module_name, _, function_name = spec.rpartition(".")
+    if not module_name:
+        raise HandlerUnavailableError(f"handler {spec!r} is not of the form module.function")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        raise HandlerUnavailableError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    handler = getattr(module, function_name, None)
+    if not callable(handler):
+        raise HandlerUnavailableError(f"{module_name} has no callable {function_name!r}")
+    result: Handler = handler
+    return result
+
+
+def lazy_handler(spec: str, code_dirs: Sequence[Path] = ()) -> HandlerResolver:
+    """A resolver importing ``spec`` on first use, retrying on later requests while the import fails."""
+    cache: list[Handler] = []
+
+    def resolve() -> Handler:
+        if not cache:
+            cache.append(import_handler(spec, code_dirs))
+        return cache[0]
+
+    return resolve
+
+
+@dataclass
+class LambdaContext:
+    """Stands in for the Lambda runtime's context object (what Powertools and handlers read)."""
+
+    function_name: str
+    memory_limit_in_mb: int = 512
+    timeout_seconds: float = 10.0
+    function_version: str = "$LATEST"
+    region: str = "us-east-1"
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    _deadline: float = field(default=0.0, repr=False)
+
+    def __post_init__(self) -> None:
+        self._deadline = time.monotonic() + self.timeout_seconds
+        self.invoked_function_arn = f"arn:aws:lambda:{self.region}:{ACCOUNT_ID}:function:{self.function_name}"
+        self.log_group_name = f"/aws/lambda/{self.function_name}"
+        self.log_stream_name = f"{datetime.now(UTC):%Y/%m/%d}/[$LATEST]{uuid.uuid4().hex}"
+        self.identity = None
+        self.client_context = None
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    route: Route
+    path_parameters: dict[str, str]
+
+
+class RouteTable:
+    """The template's routes, matched like API Gateway: literal segments beat ``{params}``."""
+
+    def __init__(self, routes: Iterable[Route]) -> None:
+        self.routes = list(routes)
+        self._patterns: dict[str, re.Pattern[str]] = {}
+        for route in self.routes:
+            self._patterns.setdefault(route.path, _compile(route.path))
+
+    def paths_matching(self, path: str) -> list[tuple[str, dict[str, str]]]:
+        """Resource paths that match ``path``, most specific first, with their path parameters."""
+        found = []
+        for resource, pattern in self._patterns.items():
+            match = pattern.fullmatch(path)
+            if match:
+                found.append((resource, {k: unquote(v) for k, v in match.groupdict().items()}))
+        found.sort(key=lambda item: _specificity(item[0]), reverse=True)
+        return found
+
+    def match(self, method: str, path: str) -> RouteMatch | None:
+        """The route serving ``method path``, or ``None``."""
+        for resource, params in self.paths_matching(path):
+            for route in self.routes:
+                if route.path == resource and route.method in (method, "ANY"):
+                    return RouteMatch(route, params)
+        return None
+
+    def allowed_methods(self, path: str) -> list[str]:
+        """The methods declared on the most specific resource matching ``path`` (empty: unknown path)."""
+        candidates = self.paths_matching(path)
+        if not candidates:
+            return []
+        return sorted({route.method for route in self.routes if route.path == candidates[0][0]})
+
+
+def _normalise(raw_path: str) -> str:
+    """The decoded request path; like API Gateway, a trailing slash does not change the resource."""
+    path = unquote(raw_path) or "/"
+    return path.rstrip("/") or "/"
+
+
+def _compile(path: str) -> re.Pattern[str]:
+    parts = []
+    for segment in path.strip("/").split("/") if path != "/" else []:
+        greedy = re.fullmatch(r"\{(\w+)\+\}", segment)
+        param = re.fullmatch(r"\{(\w+)\}", segment)
+        if greedy:
+            parts.append(f"(?P<{greedy.group(1)}>.+)")
+        elif param:
+            parts.append(f"(?P<{param.group(1)}>[^/]+)")
+        else:
+            parts.append(re.escape(segment))
+    return re.compile("/" + "/".join(parts))
+
+
+def _specificity(path: str) -> tuple[int, int]:
+    segments = path.strip("/").split("/")
+    literal = sum(1 for segment in segments if not segment.startswith("{"))
+    return (literal, len(segments))
+
+
+def problem(status: int, title: str, code: str, detail: str, **extra: Any) -> HttpResponse:
+    """An RFC 9457 problem document, the shape the API itself uses for errors."""
+    body = {"type": "about:blank", "title": title, "status": status, "code": code, "detail": detail, **extra}
+    return HttpResponse(
+        status,
+        [("Content-Type", "application/problem+json")],
+        json.dumps(body).encode(),
+    )
+
+
+class Gateway:
+    """API Gateway REST API in front of one Lambda handler, with the handler injected."""
+
+    def __init__(
+        self,
+        routes: Iterable[Route],
+        handler: HandlerResolver | Mapping[str, HandlerResolver],
+        *,
+        functions: Mapping[str, FunctionSpec] | None = None,
+        stage: str = "dev",
+        cors_headers: Mapping[str, str] | None = None,
+        region: str = "us-east-1",
+    ) -> None:
+        """``handler`` resolves the Lambda handler: one for every route, or one per function logical id.
+
+        ``functions`` (from the template) gives each function's memory size and timeout for its context.
+        """
+        self.routes = RouteTable(routes)
+        self.handlers = handler
+        self.functions = dict(functions or {})
+        self.stage = stage
+        self.cors_headers = dict(cors_headers or {})
+        self.region = region
+
+    def resolve_handler(self, function: str) -> Handler:
+        if isinstance(self.handlers, Mapping):
+            resolver = self.handlers.get(function)
+            if resolver is None:
+                raise HandlerUnavailableError(f"no handler for {function}")
+            return resolver()
+        return self.handlers()
+
+    def context_for(self, function: str) -> LambdaContext:
+        spec = self.functions.get(function)
+        return LambdaContext(
+            function_name=function,
+            memory_limit_in_mb=spec.memory_size if spec else 512,
+            timeout_seconds=float(spec.timeout) if spec else 10.0,
+            region=self.region,
+        )
+
+    # -- request → event ---------------------------------------------------------------------------
+
+    def build_event(
+        self,
+        match: RouteMatch,
+        method: str,
+        target: str,
+        headers: Sequence[tuple[str, str]],
+        body: bytes,
+        *,
+        source_ip: str = "127.0.0.1",
+        host: str = "127.0.0.1",
+        protocol: str = "HTTP/1.1",
+    ) -> dict[str, Any]:
+        """The version 1.0 (REST API) Lambda proxy event for one request."""
+        url = urlsplit(target)
+        path = _normalise(url.path)
+        single_headers: dict[str, str] = {}
+        multi_headers: dict[str, list[str]] = {}
+        for name, value in headers:
+            single_headers[name] = value
+            multi_headers.setdefault(name, []).append(value)
+        query = parse_qsl(url.query, keep_blank_values=True)
+        single_query: dict[str, str] = {}
+        multi_query: dict[str, list[str]] = {}
+        for name, value in query:
+            single_query[name] = value  # like API Gateway, the last value wins
+            multi_query.setdefault(name, []).append(value)
+
+        now = datetime.now(UTC)
+        request_id = str(uuid.uuid4())
+        user_agent = next((value for name, value in headers if name.lower() == "user-agent"), None)
+        body_text: str | None
+        is_base64 = False
+        if not body:
+            body_text = None
+        else:
+            try:
+                body_text = body.decode("utf-8")
+            except UnicodeDecodeError:
+                body_text, is_base64 = base64.b64encode(body).decode("ascii"), True
+        return {
+            "resource": match.route.path,
+            "path": path,
+            "httpMethod": method,
+            "headers": single_headers or None,
+            "multiValueHeaders": multi_headers or None,
+            "queryStringParameters": single_query or None,
+            "multiValueQueryStringParameters": multi_query or None,
+            "pathParameters": match.path_parameters or None,
+            "stageVariables": None,
+            "requestContext": {
+                "accountId": ACCOUNT_ID,
+                "apiId": REST_API_ID,
+                "domainName": host,
+                "domainPrefix": host.split(".")[0],
+                "extendedRequestId": request_id,
+                "httpMethod": method,
+                "identity": {
+                    "accessKey": None,
+                    "accountId": None,
+                    "apiKey": None,
+                    "apiKeyId": None,
+                    "caller": None,
+                    "cognitoAuthenticationProvider": None,
+                    "cognitoAuthenticationType": None,
+                    "cognitoIdentityId": None,
+                    "cognitoIdentityPoolId": None,
+                    "principalOrgId": None,
+                    "sourceIp": source_ip,
+                    "user": None,
+                    "userAgent": user_agent,
+                    "userArn": None,
+                },
+                "path": f"/{self.stage}{path}",
+                "protocol": protocol,
+                "requestId": request_id,
+                "requestTime": now.strftime("%d/%b/%Y:%H:%M:%S +0000"),
+                "requestTimeEpoch": int(now.timestamp() * 1000),
+                "resourceId": format(abs(hash(match.route.path)) % 0xFFFFFF, "06x"),
+                "resourcePath": match.route.path,
+                "stage": self.stage,
+            },
+            "body": body_text,
+            "isBase64Encoded": is_base64,
+        }
+
+    # -- result → response -------------------------------------------------------------------------
+
+    @staticmethod
+    def build_response(result: Any) -> HttpResponse:
+        """Map a proxy integration result back to HTTP; a malformed one is a 502, as on API Gateway."""
+        if not isinstance(result, dict) or not isinstance(result.get("statusCode"), int):
+            return problem(
+                502,
+                "Bad Gateway",
+                "malformed_lambda_response",
+                "the handler did not return a proxy result with an integer statusCode",
+            )
+        merged: dict[str, tuple[str, list[str]]] = {}
+        for name, values in (result.get("multiValueHeaders") or {}).items():
+            merged[name.lower()] = (name, [str(value) for value in values])
+        for name, value in (result.get("headers") or {}).items():
+            merged.setdefault(name.lower(), (name, [str(value)]))
+        headers = [(name, value) for name, values in merged.values() for value in values]
+
+        raw_body = result.get("body")
+        if raw_body is None:
+            body = b""
+        elif result.get("isBase64Encoded"):
+            body = base64.b64decode(raw_body)
+        else:
+            body = str(raw_body).encode("utf-8")
+        if "content-type" not in merged and body:
+            headers.append(("Content-Type", "application/json"))
+        return HttpResponse(int(result["statusCode"]), headers, body)
+
+    # -- the whole round trip ----------------------------------------------------------------------
+
+    def handle(
+        self,
+        method: str,
+        target: str,
+        headers: Sequence[tuple[str, str]],
+        body: bytes,
+        *,
+        source_ip: str = "127.0.0.1",
+        host: str = "127.0.0.1",
+    ) -> HttpResponse:
+        method = method.upper()
+        path = _normalise(urlsplit(target).path)
+        match = self.routes.match(method, path)
+        if match is None:
+            allowed = self.routes.allowed_methods(path)
+            if not allowed:
+                return problem(404, "Not Found", "route_not_found", f"no route {path} in template.yaml")
+            if method == "OPTIONS" and self.cors_headers:
+                # Cors on the Api gives every path a mock OPTIONS method answering the preflight.
+                return HttpResponse(200, list(self.cors_headers.items()), b"{}")
+            response = problem(
+                405,
+                "Method Not Allowed",
+                "method_not_allowed",
+                f"{method} is not declared for {path} in template.yaml (allowed: {', '.join(allowed)})",
+            )
+            return HttpResponse(405, [*response.headers, ("Allow", ", ".join(allowed))], response.body)
+
+        event = self.build_event(match, method, target, headers, body, source_ip=source_ip, host=host)
+        try:
+            handler = self.resolve_handler(match.route.function)
+        except HandlerUnavailableError as exc:
+            LOG.error("handler unavailable: %s", exc)
+            return problem(500, "Internal Server Error", "handler_unavailable", str(exc))
+        context = self.context_for(match.route.function)
+        try:
+            result = handler(event, context)
+        except Exception as exc:
+            LOG.exception("the handler raised for %s %s", method, path)
+            return problem(
+                502, "Bad Gateway", "handler_error", f"the handler raised {type(exc).__name__}: {exc}"
+            )
+        return self.build_response(result)

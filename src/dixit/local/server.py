@@ -1,0 +1,94 @@
+"""Serve a ``Gateway`` over HTTP with the standard library's ``ThreadingHTTPServer``."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from dixit.local.gateway import Gateway, HttpResponse, problem
+
+LOG = logging.getLogger("dixit.local.http")
+
+MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's payload limit
+
+
+class _RequestHandler(BaseHTTPRequestHandler):
+    server: GatewayServer
+    server_version = "dixit-local"
+    sys_version = ""
+
+    def _dispatch(self) -> None:
+        started = time.perf_counter()
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY_BYTES:
+            response = problem(413, "Payload Too Large", "payload_too_large", "the body exceeds 10 MB")
+        else:
+            body = self.rfile.read(length) if length else b""
+            try:
+                response = self.server.gateway.handle(
+                    self.command,
+                    self.path,
+                    list(self.headers.items()),
+                    body,
+                    source_ip=self.client_address[0],
+                    host=self.headers.get("Host") or f"{self.server.host}:{self.server.port}",
+                )
+            except Exception as exc:  # the gateway itself failed: never leave the client hanging
+                LOG.exception("gateway error")
+                response = problem(500, "Internal Server Error", "gateway_error", str(exc))
+        self._write(response)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        LOG.info("%s %s %d %.1fms", self.command, self.path, response.status, elapsed_ms)
+
+    def _write(self, response: HttpResponse) -> None:
+        self.send_response(response.status)
+        for name, value in response.headers:
+            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(response.body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(response.body)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _dispatch
+
+    def log_message(self, format: str, *args: Any) -> None:
+        LOG.debug(format, *args)
+
+
+class GatewayServer(ThreadingHTTPServer):
+    """A threading HTTP server bound to one ``Gateway``; one daemon thread per request."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, gateway: Gateway, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.gateway = gateway
+        super().__init__((host, port), _RequestHandler)
+        self.host = host
+        self.port = int(self.server_address[1])
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> GatewayServer:
+        """Serve in a background thread; returns ``self`` for chaining."""
+        self._thread = threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.2}, name="http-gateway", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop accepting requests, close the socket and join the serving thread."""
+        if self._thread is not None:
+            self.shutdown()
+            self._thread.join(timeout)
+            self._thread = None
+        self.server_close()
