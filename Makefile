@@ -28,7 +28,7 @@ unit: $(STAMP)
 test: lint typecheck unit
 
 run: $(STAMP)
-	$(BIN)/python -m dixit.local serve --port $(PORT)
+	$(BIN)/python -m dixit.local serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
