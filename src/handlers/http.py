@@ -22,6 +22,18 @@ _GAME_ID = re.compile(r"^g_[0-9a-f]{16}$")
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
+class NotModified(Exception):
+    """Answer 304 for this ETag.
+
+    Raised rather than returned: the resolver validates a route's return value against its response
+    model, and a body-less 304 would fail that check and surface as a 500.
+    """
+
+    def __init__(self, etag: str) -> None:
+        super().__init__(etag)
+        self.etag = etag
+
+
 def services(router: APIGatewayRouter) -> Services:
     found: Services = router.context["services"]
     return found

@@ -12,6 +12,7 @@ from app.presenters import open_game, round_result
 from app.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
 from handlers.http import (
     BEARER,
+    NotModified,
     caller,
     check_game_id,
     game_response,
@@ -23,6 +24,11 @@ from handlers.http import (
 )
 
 router = APIGatewayRouter()
+
+
+@router.exception_handler(NotModified)
+def not_modified(signal: NotModified) -> Response[None]:
+    return Response(status_code=304, headers={"ETag": signal.etag})
 
 
 @router.post("/games", tags=["games"], summary="Create a game; you are seated as host", security=BEARER)
@@ -56,7 +62,7 @@ def get(game_id: str) -> Response[GameOut]:
     record = games.visible_game(services(router), player, check_game_id(game_id))
     etag = game_etag(record.game_id, record.version, player.player_id)
     if matches(header(router, "If-None-Match"), etag):
-        return Response(status_code=304, headers={"ETag": etag})
+        raise NotModified(etag)
     return to_response(game_response(router, record, player.player_id))
 
 
