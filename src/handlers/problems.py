@@ -26,11 +26,16 @@ from dixit.errors import IllegalMoveError, InvalidMoveError
 PROBLEM_JSON = "application/problem+json"
 _TITLES = {
     400: "Bad Request",
+    403: "Forbidden",
     404: "Not Found",
     409: "Conflict",
     422: "Unprocessable Content",
     500: "Internal Server Error",
 }
+
+# Rule errors about who the caller is rather than when they act: no later state makes the move theirs
+# to make, so they are 403 like the service's own Forbidden errors, not 409. Codes stay as they are.
+FORBIDDEN_RULE_CODES = frozenset({"not_host", "not_a_player"})
 
 
 def problem(status: int, code: str, detail: str, *, title: str | None = None, **extra: Any) -> Response[Any]:
@@ -79,7 +84,7 @@ def register(app: APIGatewayRestResolver) -> None:
 
     @app.exception_handler(IllegalMoveError)
     def _illegal(error: IllegalMoveError) -> Response[Any]:
-        return problem(409, error.code, error.detail)
+        return problem(403 if error.code in FORBIDDEN_RULE_CODES else 409, error.code, error.detail)
 
     @app.exception_handler(RequestValidationError)
     def _malformed(error: RequestValidationError) -> Response[Any]:
