@@ -101,11 +101,20 @@ class Client:
         self.token, self.player_id = reply.body["token"], reply.body["player_id"]
         return self
 
-    def auth(self, **more: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}", **more}
+    def auth(self, headers: dict[str, str] | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}", **self.extra_headers, **(headers or {})}
 
-    def get(self, path: str, **headers: str) -> Reply:
-        return call("GET", path, headers=self.auth(**headers))
+    def get(
+        self, path: str, *, headers: dict[str, str] | None = None, query: dict[str, str] | None = None
+    ) -> Reply:
+        return call("GET", path, headers=self.auth(headers), query=query)
 
-    def post(self, path: str, body: Any = None, **headers: str) -> Reply:
-        return call("POST", path, body=body, headers=self.auth(**headers))
+    def post(
+        self,
+        path: str,
+        body: Any = None,
+        *,
+        headers: dict[str, str] | None = None,
+        raw_body: str | None = None,
+    ) -> Reply:
+        return call("POST", path, body=body, headers=self.auth(headers), raw_body=raw_body)

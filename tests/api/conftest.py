@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
+from typing import Any
 
 import boto3
 import pytest
@@ -17,6 +19,14 @@ from .client import Client
 
 TABLE = "dixit-games-test"
 BUCKET = "dixit-cards-test"
+# Keep boto3's default session (and its parsed service models) across tests: building clients stays cheap.
+MOTO_CONFIG: Any = {"core": {"reset_boto3_session": False}}
+
+
+@cache
+def game_table_resource() -> dict[str, Any]:
+    resource: dict[str, Any] = load_template()["Resources"]["GameTable"]
+    return resource
 
 
 @pytest.fixture
@@ -35,9 +45,8 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     get_settings.cache_clear()
     aws_clients.reset()
     idempotency.reset()
-    with mock_aws():
-        template = load_template()
-        create_table(boto3.client("dynamodb"), TABLE, template["Resources"]["GameTable"])
+    with mock_aws(config=MOTO_CONFIG):
+        create_table(boto3.client("dynamodb"), TABLE, game_table_resource())
         boto3.client("s3").create_bucket(Bucket=BUCKET)
         yield
     get_settings.cache_clear()
@@ -48,3 +57,9 @@ def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture
 def players(aws: None) -> list[Client]:
     return [Client(f"Player {i}").register() for i in range(12)]
+
+
+@pytest.fixture
+def table(aws: None) -> Any:
+    """The moto table itself, for looking at what the API stored (never for setting up a game)."""
+    return boto3.resource("dynamodb").Table(TABLE)
