@@ -14,6 +14,7 @@ import json
 import logging
 import re
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -32,6 +33,12 @@ HandlerResolver = Callable[[], Handler]
 
 ACCOUNT_ID = "123456789012"
 REST_API_ID = "dixitlocal"
+
+
+#: Held around every handler call. Like one Lambda execution environment, the local stack runs one event
+#: at a time: handlers keep per-invocation state in module globals (Powertools' resolver keeps
+#: ``current_event``, Logger and Metrics keep keys and metric sets), which concurrent threads would mix up.
+INVOKE_LOCK = threading.RLock()
 
 
 class HandlerUnavailableError(RuntimeError):
@@ -373,7 +380,8 @@ class Gateway:
             return problem(500, "Internal Server Error", "handler_unavailable", str(exc))
         context = self.context_for(match.route.function)
         try:
-            result = handler(event, context)
+            with INVOKE_LOCK:
+                result = handler(event, context)
         except Exception as exc:
             LOG.exception("the handler raised for %s %s", method, path)
             return problem(

@@ -145,12 +145,15 @@ def create_resources(
         "AWS::S3::Bucket": lambda name, resource: create_bucket(s3_client, name, resource, region=region),
         "AWS::SNS::Topic": lambda name, resource: create_topic(sns_client, name, resource),
     }
-    created: dict[str, str] = {}
-    for logical_id, resource in (template.get("Resources") or {}).items():
-        creator = creators.get(resource.get("Type"))
-        if creator is None:
-            continue
-        if logical_id not in names:
-            raise KeyError(f"no physical name given for {logical_id} ({resource['Type']})")
-        created[logical_id] = creator(names[logical_id], resource)
-    return created
+    wanted = {
+        logical_id: resource
+        for logical_id, resource in (template.get("Resources") or {}).items()
+        if resource.get("Type") in creators
+    }
+    missing = sorted(set(wanted) - set(names))
+    if missing:  # checked before creating anything, so a failure leaves nothing half made
+        raise KeyError(f"no physical name given for {', '.join(missing)}")
+    return {
+        logical_id: creators[resource["Type"]](names[logical_id], resource)
+        for logical_id, resource in wanted.items()
+    }

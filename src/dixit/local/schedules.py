@@ -9,7 +9,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from dixit.local.gateway import ACCOUNT_ID, HandlerResolver, HandlerUnavailableError, LambdaContext
+from dixit.local.gateway import (
+    ACCOUNT_ID,
+    INVOKE_LOCK,
+    HandlerResolver,
+    HandlerUnavailableError,
+    LambdaContext,
+)
 from dixit.local.template import FunctionSpec, ScheduleSpec, parse_rate
 
 LOG = logging.getLogger("dixit.local.schedules")
@@ -88,7 +94,8 @@ class ScheduleRunner:
             region=self.region,
         )
         try:
-            result = handler(scheduled_event(rule, region=self.region), context)
+            with INVOKE_LOCK:
+                result = handler(scheduled_event(rule, region=self.region), context)
         except Exception:
             LOG.exception("%s failed", rule)
             return None

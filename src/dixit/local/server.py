@@ -80,7 +80,7 @@ class GatewayServer(ThreadingHTTPServer):
     def start(self) -> GatewayServer:
         """Serve in a background thread; returns ``self`` for chaining."""
         self._thread = threading.Thread(
-            target=self.serve_forever, kwargs={"poll_interval": 0.2}, name="http-gateway", daemon=True
+            target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="http-gateway", daemon=True
         )
         self._thread.start()
         return self
