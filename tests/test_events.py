@@ -1,0 +1,104 @@
+"""events/: sample events for `sam local invoke -e` and `python -m dixit.local invoke`.
+
+Here only their shape and their routes are checked; whether each handler accepts them is tested with
+the handlers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dixit.local.gateway import RouteTable
+from dixit.local.template import TEMPLATE_PATH, api_routes, load_template
+
+EVENTS = TEMPLATE_PATH.parent / "events"
+API_EVENTS = sorted((EVENTS / "api").glob("*.json"))
+ROUTES = api_routes(load_template())
+
+PROXY_KEYS = {
+    "resource",
+    "path",
+    "httpMethod",
+    "headers",
+    "multiValueHeaders",
+    "queryStringParameters",
+    "multiValueQueryStringParameters",
+    "pathParameters",
+    "stageVariables",
+    "requestContext",
+    "body",
+    "isBase64Encoded",
+}
+PUBLIC_ROUTES = {
+    ("POST", "/players"),
+    ("GET", "/decks"),
+    ("GET", "/decks/{deck_id}/cards"),
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+}
+
+
+def load(path: Path) -> dict[str, Any]:
+    event: Any = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(event, dict)
+    return event
+
+
+def test_there_are_api_events_and_a_scheduled_event() -> None:
+    assert len(API_EVENTS) >= len(ROUTES)
+    assert (EVENTS / "nudge" / "scheduled.json").is_file()
+
+
+@pytest.mark.parametrize("path", API_EVENTS, ids=lambda path: path.stem)
+def test_each_api_event_is_a_complete_rest_proxy_event(path: Path) -> None:
+    event = load(path)
+    assert set(event) >= PROXY_KEYS
+    context = event["requestContext"]
+    assert context["resourcePath"] == event["resource"]
+    assert context["httpMethod"] == event["httpMethod"]
+    assert context["path"] == f"/{context['stage']}{event['path']}"
+    assert context["identity"]["sourceIp"]
+    assert isinstance(context["requestTimeEpoch"], int)
+    assert {name: [value] for name, value in event["headers"].items()} == event["multiValueHeaders"]
+    if event["body"] is not None:
+        assert event["isBase64Encoded"] is False
+        json.loads(event["body"])
+
+
+@pytest.mark.parametrize("path", API_EVENTS, ids=lambda path: path.stem)
+def test_each_api_event_targets_a_route_declared_in_the_template(path: Path) -> None:
+    event = load(path)
+    declared = {(route.method, route.path) for route in ROUTES}
+    assert (event["httpMethod"], event["resource"]) in declared
+    match = RouteTable(ROUTES).match(event["httpMethod"], event["path"])
+    assert match is not None
+    assert match.route.path == event["resource"]
+    assert (match.path_parameters or None) == event["pathParameters"]
+
+
+@pytest.mark.parametrize("path", API_EVENTS, ids=lambda path: path.stem)
+def test_events_for_routes_that_need_a_player_carry_a_bearer_placeholder(path: Path) -> None:
+    event = load(path)
+    if (event["httpMethod"], event["resource"]) in PUBLIC_ROUTES:
+        assert "Authorization" not in event["headers"]
+    else:
+        assert event["headers"]["Authorization"] == "Bearer placeholder"
+
+
+def test_every_route_has_a_sample_event() -> None:
+    covered = {(load(path)["httpMethod"], load(path)["resource"]) for path in API_EVENTS}
+    assert covered == {(route.method, route.path) for route in ROUTES}
+
+
+def test_the_scheduled_event_is_what_eventbridge_sends_the_nudge_function() -> None:
+    event = load(EVENTS / "nudge" / "scheduled.json")
+    assert event["detail-type"] == "Scheduled Event"
+    assert event["source"] == "aws.events"
+    assert event["version"] == "0"
+    assert event["detail"] == {}
+    assert event["resources"][0].startswith("arn:aws:events:")
+    assert event["time"].endswith("Z")

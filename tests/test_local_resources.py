@@ -1,0 +1,221 @@
+"""dixit.local.resources, placeholder art and the SNS tap, against moto's in-process mock."""
+
+from __future__ import annotations
+
+import json
+import struct
+import time
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from dixit.cards import OFFICIAL_DECKS
+from dixit.local import LOCAL_NAMES
+from dixit.local.placeholder_art import (
+    HEIGHT,
+    PNG_SIGNATURE,
+    WIDTH,
+    card_png,
+    image_key,
+    official_card_ids,
+    seed_card_art,
+)
+from dixit.local.resources import create_resources
+from dixit.local.tap import TopicTap, describe
+from dixit.local.template import load_template
+
+
+@pytest.fixture
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)
+    with mock_aws():
+        yield
+
+
+@pytest.fixture
+def created(aws: None) -> dict[str, str]:
+    return create_resources(
+        load_template(),
+        dynamodb_client=boto3.client("dynamodb"),
+        s3_client=boto3.client("s3"),
+        sns_client=boto3.client("sns"),
+        names=LOCAL_NAMES,
+    )
+
+
+def test_create_resources_returns_what_ref_gives_for_each_resource(created: dict[str, str]) -> None:
+    assert created == {
+        "GameTable": "dixit-games-local",
+        "CardBucket": "dixit-cards-local",
+        "NudgeTopic": "arn:aws:sns:us-east-1:123456789012:dixit-nudges-local",
+    }
+
+
+def test_the_table_has_the_template_keys_gsi_billing_ttl_and_pitr(created: dict[str, str]) -> None:
+    client = boto3.client("dynamodb")
+    props = load_template()["Resources"]["GameTable"]["Properties"]
+    table = client.describe_table(TableName=created["GameTable"])["Table"]
+    assert table["KeySchema"] == props["KeySchema"]
+    assert sorted(table["AttributeDefinitions"], key=str) == sorted(props["AttributeDefinitions"], key=str)
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    (gsi,) = table["GlobalSecondaryIndexes"]
+    assert gsi["IndexName"] == "gsi1"
+    assert gsi["KeySchema"] == props["GlobalSecondaryIndexes"][0]["KeySchema"]
+    assert gsi["Projection"] == {"ProjectionType": "ALL"}
+    assert table["SSEDescription"]["Status"] == "ENABLED"
+    ttl = client.describe_time_to_live(TableName=created["GameTable"])["TimeToLiveDescription"]
+    assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
+    backups = client.describe_continuous_backups(TableName=created["GameTable"])[
+        "ContinuousBackupsDescription"
+    ]
+    assert backups["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "ENABLED"
+
+
+def test_the_bucket_has_the_template_cors_public_access_block_encryption_and_ownership(
+    created: dict[str, str],
+) -> None:
+    s3 = boto3.client("s3")
+    bucket = created["CardBucket"]
+    (rule,) = s3.get_bucket_cors(Bucket=bucket)["CORSRules"]
+    assert rule["AllowedMethods"] == ["GET", "HEAD", "PUT"]
+    assert rule["AllowedOrigins"] == ["*"]
+    assert rule["ExposeHeaders"] == ["ETag"]
+    assert rule["MaxAgeSeconds"] == 3000
+    assert rule["ID"] == "presigned-card-images"
+    block = s3.get_public_access_block(Bucket=bucket)["PublicAccessBlockConfiguration"]
+    assert block == dict.fromkeys(
+        ("BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets"), True
+    )
+    (encryption,) = s3.get_bucket_encryption(Bucket=bucket)["ServerSideEncryptionConfiguration"]["Rules"]
+    assert encryption["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+    ownership = s3.get_bucket_ownership_controls(Bucket=bucket)["OwnershipControls"]
+    assert ownership == {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]}
+
+
+def test_the_topic_takes_its_display_name_from_the_template(created: dict[str, str]) -> None:
+    attributes = boto3.client("sns").get_topic_attributes(TopicArn=created["NudgeTopic"])["Attributes"]
+    assert attributes["DisplayName"] == "Dixit by mail nudges"
+
+
+def test_every_created_resource_needs_a_physical_name_from_the_caller(aws: None) -> None:
+    with pytest.raises(KeyError, match="CardBucket"):
+        create_resources(
+            load_template(),
+            dynamodb_client=boto3.client("dynamodb"),
+            s3_client=boto3.client("s3"),
+            sns_client=boto3.client("sns"),
+            names={"GameTable": "dixit-games-half"},
+        )
+    assert boto3.client("dynamodb").list_tables()["TableNames"] == []  # nothing half made
+
+
+# -- placeholder art ---------------------------------------------------------------------------------
+
+
+def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    assert data.startswith(PNG_SIGNATURE)
+    chunks, offset = [], len(PNG_SIGNATURE)
+    while offset < len(data):
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        kind = data[offset + 4 : offset + 8]
+        body = data[offset + 8 : offset + 8 + length]
+        (crc,) = struct.unpack(">I", data[offset + 8 + length : offset + 12 + length])
+        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
+        chunks.append((kind, body))
+        offset += 12 + length
+    return chunks
+
+
+def test_card_images_are_valid_rgb_pngs_of_the_card_size() -> None:
+    chunks = png_chunks(card_png("base-001"))
+    assert [kind for kind, _ in chunks] == [b"IHDR", b"IDAT", b"IEND"]
+    width, height, depth, colour, *_ = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert (width, height, depth, colour) == (WIDTH, HEIGHT, 8, 2)
+    assert len(zlib.decompress(chunks[1][1])) == HEIGHT * (WIDTH * 3 + 1)
+
+
+def test_every_official_card_gets_its_own_deterministic_image_quickly() -> None:
+    ids = official_card_ids()
+    assert len(ids) == len(OFFICIAL_DECKS) * 84 == 924
+    assert ids[0] == "base-001"
+    assert "odyssey-084" in ids
+    started = time.perf_counter()
+    images = [card_png(card_id) for card_id in ids]
+    assert time.perf_counter() - started < 3.0
+    assert len(set(images)) == len(ids)
+    assert card_png("quest-007") == card_png("quest-007")
+    assert max(len(image) for image in images) < 4096
+
+
+def test_card_images_live_where_the_api_looks_for_them() -> None:
+    assert image_key("base-001") == "cards/base/base-001.png"
+    assert image_key("anniversary-084") == "cards/anniversary/anniversary-084.png"
+
+
+def test_seeding_puts_a_png_per_card_in_the_bucket(created: dict[str, str]) -> None:
+    s3 = boto3.client("s3")
+    ids = OFFICIAL_DECKS["base"].card_ids()
+    assert seed_card_art(s3, created["CardBucket"], ids) == 84
+    listed = s3.list_objects_v2(Bucket=created["CardBucket"], Prefix="cards/base/")
+    assert listed["KeyCount"] == 84
+    head = s3.head_object(Bucket=created["CardBucket"], Key="cards/base/base-042.png")
+    assert head["ContentType"] == "image/png"
+    body = s3.get_object(Bucket=created["CardBucket"], Key="cards/base/base-042.png")["Body"].read()
+    assert body == card_png("base-042")
+
+
+def test_seeding_falls_back_to_put_object_when_the_fast_path_fails(created: dict[str, str]) -> None:
+    def broken(bucket: str, key: str, body: bytes, content_type: str) -> None:
+        raise AttributeError("moto internals moved")
+
+    s3 = boto3.client("s3")
+    assert seed_card_art(s3, created["CardBucket"], ["mirrors-001", "mirrors-002"], fast_put=broken) == 2
+    assert (
+        s3.head_object(Bucket=created["CardBucket"], Key="cards/mirrors/mirrors-002.png")["ContentLength"] > 0
+    )
+
+
+# -- the SNS tap ---------------------------------------------------------------------------------------
+
+
+def test_the_tap_shows_what_is_published_to_the_topic(created: dict[str, str]) -> None:
+    seen: list[str] = []
+    tap = TopicTap(
+        boto3.client("sns"),
+        boto3.client("sqs"),
+        created["NudgeTopic"],
+        "dixit-nudges-test-tap",
+        report=seen.append,
+        wait_seconds=0,
+    )
+    tap.subscribe()
+    boto3.client("sns").publish(
+        TopicArn=created["NudgeTopic"],
+        Subject="Your turn",
+        Message=json.dumps({"game_id": "g_1", "player_id": "p_1"}),
+        MessageAttributes={"kind": {"DataType": "String", "StringValue": "nudge"}},
+    )
+    lines = tap.poll_once()
+    assert lines == seen
+    (line,) = lines
+    assert "subject='Your turn'" in line
+    assert '"kind": "nudge"' in line
+    assert '"game_id": "g_1"' in line
+    assert tap.poll_once() == []  # delivered messages are deleted
+
+
+def test_describe_passes_non_sns_bodies_through() -> None:
+    assert describe("plain text") == "plain text"
+    envelope: dict[str, Any] = {"Type": "Notification", "Message": "hi"}
+    assert describe(json.dumps(envelope)) == "message=hi"

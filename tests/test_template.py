@@ -1,0 +1,313 @@
+"""template.yaml: cfn-lint clean, and translated offline by the SAM translator into the stack we mean."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dixit.local.template import (
+    TEMPLATE_PATH,
+    api_routes,
+    apply_language_extensions,
+    load_template,
+    parameter_values,
+)
+
+REPO = TEMPLATE_PATH.parent
+
+# Every route of the API, exactly as issue "The SAM stack and the embedded local stack" lists them.
+ROUTES = {
+    ("POST", "/players"),
+    ("GET", "/players/me"),
+    ("GET", "/players/me/games"),
+    ("POST", "/games"),
+    ("GET", "/games"),
+    ("POST", "/games/{game_id}/join"),
+    ("POST", "/games/{game_id}/leave"),
+    ("POST", "/games/{game_id}/start"),
+    ("GET", "/games/{game_id}"),
+    ("POST", "/games/{game_id}/clue"),
+    ("POST", "/games/{game_id}/submissions"),
+    ("POST", "/games/{game_id}/votes"),
+    ("GET", "/games/{game_id}/rounds"),
+    ("GET", "/decks"),
+    ("GET", "/decks/{deck_id}/cards"),
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+}
+
+MANAGED_POLICIES = {
+    "AWSLambdaBasicExecutionRole": "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+    "AWSXrayWriteOnlyAccess": "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess",
+    "AWSXRayDaemonWriteAccess": "arn:aws:iam::aws:policy/AWSXRayDaemonWriteAccess",
+}
+
+
+class StaticPolicyLoader:
+    """Stands in for samtranslator's ManagedPolicyLoader, which would ask IAM."""
+
+    def load(self) -> dict[str, str]:
+        return dict(MANAGED_POLICIES)
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+def translate(template: dict[str, Any], **parameters: str) -> dict[str, Any]:
+    """What CloudFormation runs: AWS::LanguageExtensions, then the SAM transform (on a packaged template)."""
+    from samtranslator.translator.transform import transform
+
+    resolved = apply_language_extensions(template, parameters)
+    resolved["Globals"]["Function"]["CodeUri"] = "s3://packaged-artifacts/dixit.zip"  # what sam package does
+    output: dict[str, Any] = transform(resolved, parameter_values(resolved, parameters), StaticPolicyLoader())
+    return output
+
+
+@pytest.fixture(scope="module")
+def stack(template: dict[str, Any]) -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AWS_DEFAULT_REGION", "us-east-1")  # the translator wants a region
+        return translate(template)
+
+
+@pytest.fixture(scope="module")
+def keyed_stack(template: dict[str, Any]) -> dict[str, Any]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        return translate(template, RequireApiKey="true")
+
+
+def of_type(stack: dict[str, Any], kind: str) -> dict[str, dict[str, Any]]:
+    return {name: res for name, res in stack["Resources"].items() if res["Type"] == kind}
+
+
+def test_cfn_lint_finds_nothing_wrong_with_the_template() -> None:
+    from cfnlint.api import lint_file
+
+    matches = lint_file(TEMPLATE_PATH)
+    assert [str(match) for match in matches] == []
+
+
+def test_template_translates_offline_with_samtranslator(stack: dict[str, Any]) -> None:
+    assert set(of_type(stack, "AWS::DynamoDB::Table")) == {"GameTable"}
+    assert set(of_type(stack, "AWS::S3::Bucket")) == {"CardBucket"}
+    assert set(of_type(stack, "AWS::SNS::Topic")) == {"NudgeTopic"}
+    assert set(of_type(stack, "AWS::Lambda::Function")) == {"ApiFunction", "NudgeFunction"}
+    assert set(of_type(stack, "AWS::ApiGateway::RestApi")) == {"Api"}
+    stages = of_type(stack, "AWS::ApiGateway::Stage")
+    assert list(stages) == ["ApiStage"]
+    assert stages["ApiStage"]["Properties"]["StageName"] == {"Ref": "Stage"}
+    assert len(of_type(stack, "AWS::ApiGateway::Deployment")) == 1
+
+
+def test_the_nudge_sweep_runs_on_the_nudge_rate_schedule(stack: dict[str, Any]) -> None:
+    rules = of_type(stack, "AWS::Events::Rule")
+    assert list(rules) == ["NudgeFunctionNudgeSweep"]
+    rule = rules["NudgeFunctionNudgeSweep"]["Properties"]
+    assert rule["ScheduleExpression"] == {"Ref": "NudgeRate"}
+    assert rule["State"] == "ENABLED"
+    assert rule["Targets"][0]["Arn"] == {"Fn::GetAtt": ["NudgeFunction", "Arn"]}
+    assert stack["Parameters"]["NudgeRate"]["Default"] == "rate(5 minutes)"
+
+
+def test_functions_run_python_3_13_on_arm64_traced_with_the_documented_handlers(
+    stack: dict[str, Any],
+) -> None:
+    functions = of_type(stack, "AWS::Lambda::Function")
+    assert functions["ApiFunction"]["Properties"]["Handler"] == "handlers.api.lambda_handler"
+    assert functions["NudgeFunction"]["Properties"]["Handler"] == "handlers.nudge.lambda_handler"
+    for function in functions.values():
+        props = function["Properties"]
+        assert props["Runtime"] == "python3.13"
+        assert props["Architectures"] == ["arm64"]
+        assert props["TracingConfig"] == {"Mode": "Active"}
+        env = props["Environment"]["Variables"]
+        assert env["TABLE_NAME"] == {"Ref": "GameTable"}
+        assert env["CARD_BUCKET"] == {"Ref": "CardBucket"}
+        assert env["NUDGE_TOPIC_ARN"] == {"Ref": "NudgeTopic"}
+        assert env["POWERTOOLS_SERVICE_NAME"] == "dixit"
+        assert env["POWERTOOLS_METRICS_NAMESPACE"] == "DixitByMail"
+        assert env["POWERTOOLS_LOG_LEVEL"] == {"Ref": "LogLevel"}
+
+
+def _statements(stack: dict[str, Any], role: str) -> list[dict[str, Any]]:
+    policies = stack["Resources"][role]["Properties"]["Policies"]
+    return [statement for policy in policies for statement in policy["PolicyDocument"]["Statement"]]
+
+
+def test_functions_get_least_privilege_policies_scoped_to_the_stack_resources(stack: dict[str, Any]) -> None:
+    for role, expected_refs in {
+        "ApiFunctionRole": {"GameTable", "CardBucket", "NudgeTopic"},
+        "NudgeFunctionRole": {"GameTable", "NudgeTopic"},
+    }.items():
+        statements = _statements(stack, role)
+        text = json.dumps(statements)
+        assert '"Resource": "*"' not in text
+        actions = {action for statement in statements for action in statement["Action"]}
+        assert not any(action.endswith(":*") for action in actions)
+        assert "sns:Publish" in actions
+        assert "dynamodb:Query" in actions
+        referenced = {name for name in ("GameTable", "CardBucket", "NudgeTopic") if f'"{name}"' in text}
+        assert referenced == expected_refs
+    api_actions = {
+        action for statement in _statements(stack, "ApiFunctionRole") for action in statement["Action"]
+    }
+    assert "s3:GetObject" in api_actions
+    assert "s3:PutObject" not in api_actions  # presigned GETs only
+
+
+def test_the_api_throttles_logs_access_and_allows_cors(
+    stack: dict[str, Any], template: dict[str, Any]
+) -> None:
+    stage = stack["Resources"]["ApiStage"]["Properties"]
+    (settings,) = stage["MethodSettings"]
+    assert settings["ThrottlingRateLimit"] > 0
+    assert settings["ThrottlingBurstLimit"] > 0
+    assert stage["AccessLogSetting"]["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogGroup", "Arn"]}
+    json.loads(stage["AccessLogSetting"]["Format"])  # CloudWatch Logs Insights reads it as JSON
+    cors = template["Resources"]["Api"]["Properties"]["Cors"]
+    assert "Authorization" in cors["AllowHeaders"]
+    assert "Idempotency-Key" in cors["AllowHeaders"]
+
+
+def _security_by_operation(stack: dict[str, Any]) -> dict[tuple[str, str], Any]:
+    paths = stack["Resources"]["Api"]["Properties"]["Body"]["paths"]
+    return {
+        (method.upper(), path): operation.get("security")
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if method != "options"
+    }
+
+
+def test_no_api_key_and_no_usage_plan_by_default(stack: dict[str, Any]) -> None:
+    assert of_type(stack, "AWS::ApiGateway::UsagePlan") == {}
+    assert of_type(stack, "AWS::ApiGateway::ApiKey") == {}
+    assert all(security is None for security in _security_by_operation(stack).values())
+
+
+def test_require_api_key_adds_a_per_api_usage_plan_and_requires_the_key_on_every_route(
+    keyed_stack: dict[str, Any],
+) -> None:
+    plans = of_type(keyed_stack, "AWS::ApiGateway::UsagePlan")
+    assert list(plans) == ["ApiUsagePlan"]
+    plan = plans["ApiUsagePlan"]["Properties"]
+    assert plan["ApiStages"] == [{"ApiId": {"Ref": "Api"}, "Stage": {"Ref": "ApiStage"}}]
+    assert plan["Throttle"]["RateLimit"] > 0
+    assert plan["Quota"]["Period"] == "DAY"
+    assert list(of_type(keyed_stack, "AWS::ApiGateway::ApiKey")) == ["ApiApiKey"]
+    assert list(of_type(keyed_stack, "AWS::ApiGateway::UsagePlanKey")) == ["ApiUsagePlanKey"]
+    security = _security_by_operation(keyed_stack)
+    assert set(security) == ROUTES
+    assert all(value == [{"api_key": []}] for value in security.values())
+
+
+def test_every_route_is_declared_as_an_api_event_of_the_api_function(
+    template: dict[str, Any], stack: dict[str, Any]
+) -> None:
+    routes = api_routes(template)
+    assert {(route.method, route.path) for route in routes} == ROUTES
+    assert len(routes) == len(ROUTES)
+    assert {route.function for route in routes} == {"ApiFunction"}
+    events = template["Resources"]["ApiFunction"]["Properties"]["Events"]
+    assert all(event["Properties"]["RestApiId"] == {"Ref": "Api"} for event in events.values())
+    assert set(_security_by_operation(stack)) == ROUTES
+
+
+def test_every_route_the_api_serves_is_declared_in_the_template(template: dict[str, Any]) -> None:
+    from handlers.api import openapi_json
+
+    document = json.loads(openapi_json())
+    served = {
+        (method.upper(), path) for path, operations in document["paths"].items() for method in operations
+    }
+    served |= {("GET", "/openapi.json"), ("GET", "/docs")}  # served, but kept out of the schema
+    declared = {(route.method, route.path) for route in api_routes(template)}
+    assert served - declared == set(), "routes the API serves but API Gateway would not forward"
+    assert declared - served == set(), "routes API Gateway forwards but the API does not serve"
+
+
+def test_the_game_table_matches_the_single_table_design(template: dict[str, Any]) -> None:
+    table = template["Resources"]["GameTable"]
+    props = table["Properties"]
+    assert table["DeletionPolicy"] == "Retain"
+    assert table["UpdateReplacePolicy"] == "Retain"
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    assert {(a["AttributeName"], a["AttributeType"]) for a in props["AttributeDefinitions"]} == {
+        ("pk", "S"),
+        ("sk", "S"),
+        ("gsi1pk", "S"),
+        ("gsi1sk", "S"),
+    }
+    assert props["KeySchema"] == [
+        {"AttributeName": "pk", "KeyType": "HASH"},
+        {"AttributeName": "sk", "KeyType": "RANGE"},
+    ]
+    (gsi,) = props["GlobalSecondaryIndexes"]
+    assert gsi["IndexName"] == "gsi1"
+    assert gsi["KeySchema"] == [
+        {"AttributeName": "gsi1pk", "KeyType": "HASH"},
+        {"AttributeName": "gsi1sk", "KeyType": "RANGE"},
+    ]
+    assert gsi["Projection"] == {"ProjectionType": "ALL"}
+    assert props["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    assert props["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert props["SSESpecification"] == {"SSEEnabled": True}
+
+
+def test_the_card_bucket_is_private_encrypted_retained_and_serves_presigned_urls(
+    template: dict[str, Any],
+) -> None:
+    bucket = template["Resources"]["CardBucket"]
+    props = bucket["Properties"]
+    assert bucket["DeletionPolicy"] == "Retain"
+    assert bucket["UpdateReplacePolicy"] == "Retain"
+    assert props["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    (rule,) = props["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+    assert props["OwnershipControls"] == {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]}
+    (cors,) = props["CorsConfiguration"]["CorsRules"]
+    assert {"GET", "PUT"} <= set(cors["AllowedMethods"])
+    policy = template["Resources"]["CardBucketPolicy"]["Properties"]["PolicyDocument"]
+    assert policy["Statement"][0]["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+
+
+def test_the_nudge_topic_is_encrypted(template: dict[str, Any]) -> None:
+    assert template["Resources"]["NudgeTopic"]["Properties"]["KmsMasterKeyId"] == "alias/aws/sns"
+
+
+def test_the_stack_outputs_what_clients_and_operators_need(stack: dict[str, Any]) -> None:
+    outputs = stack["Outputs"]
+    assert {"ApiUrl", "TableName", "CardBucketName", "NudgeTopicArn"} <= set(outputs)
+    assert "${Api}.execute-api" in outputs["ApiUrl"]["Value"]["Fn::Sub"]
+    assert outputs["TableName"]["Value"] == {"Ref": "GameTable"}
+
+
+def test_samconfig_defines_default_dev_and_prod_with_a_confirmed_prod_deploy() -> None:
+    config = tomllib.loads(Path(REPO / "samconfig.toml").read_text(encoding="utf-8"))
+    assert config["version"] == 0.1
+    for env in ("default", "dev", "prod"):
+        deploy = config[env]["deploy"]["parameters"]
+        assert "CAPABILITY_IAM" in deploy["capabilities"]
+        assert "CAPABILITY_AUTO_EXPAND" in deploy["capabilities"]  # AWS::LanguageExtensions
+        assert deploy["resolve_s3"] is True
+        assert config[env]["build"]["parameters"] == {"cached": True, "parallel": True}
+        assert config[env]["validate"]["parameters"]["lint"] is True
+    assert "Stage=dev" in config["dev"]["deploy"]["parameters"]["parameter_overrides"]
+    assert "Stage=prod" in config["prod"]["deploy"]["parameters"]["parameter_overrides"]
+    assert config["prod"]["deploy"]["parameters"]["confirm_changeset"] is True
+    assert (
+        config["prod"]["deploy"]["parameters"]["stack_name"]
+        != config["dev"]["deploy"]["parameters"]["stack_name"]
+    )
