@@ -11,6 +11,7 @@ from aws_lambda_powertools.utilities.idempotency import (
     IdempotencyConfig,
     idempotent_function,
 )
+from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import aws_clients
 
@@ -43,16 +44,20 @@ def run_once(
     route: str,
     body: Any,
     compute: Callable[[], dict[str, Any]],
+    lambda_context: LambdaContext | None = None,
 ) -> dict[str, Any]:
     """Run `compute` once per (player, key, route); a retry gets the first answer back.
 
-    The same key with a different body raises IdempotencyValidationError.
+    The same key with a different body raises IdempotencyValidationError. With the invocation's
+    `lambda_context`, an in-progress record lapses at that invocation's deadline, so a request killed
+    by a timeout does not hold its key (409 request_in_progress) until the record's TTL.
     """
     config = IdempotencyConfig(
         event_key_jmespath="[player_id, key, route]",
         payload_validation_jmespath="body",
         expires_after_seconds=ttl_seconds,
         raise_on_no_idempotency_key=True,
+        lambda_context=lambda_context,
     )
 
     @idempotent_function(  # type: ignore[untyped-decorator]

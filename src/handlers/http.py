@@ -102,5 +102,6 @@ def once(
         route=f"{router.current_event.http_method} {router.current_event.path}",
         body=None if body is None else body.model_dump(mode="json"),
         compute=compute,
+        lambda_context=router.lambda_context,
     )
     return to_response(answer)
