@@ -1,0 +1,148 @@
+"""Idempotency-Key on POSTs: a retry gets the first answer back and nothing is applied twice."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app import games
+
+from .client import Client, FakeContext
+from .helpers import assert_problem, create_game, give_clue, hand, lobby, started, view
+
+
+def key(name: str) -> dict[str, str]:
+    return {"Idempotency-Key": name}
+
+
+def test_retrying_a_create_returns_the_same_game_and_creates_only_one(players: list[Client]) -> None:
+    host = players[0]
+    first = host.post("/games", {"rules": "odyssey"}, headers=key("create-1"))
+    again = host.post("/games", {"rules": "odyssey"}, headers=key("create-1"))
+    assert first.status == again.status == 201
+    assert again.body == first.body
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert [g["game_id"] for g in host.get("/players/me/games").body["games"]] == [first.body["game_id"]]
+
+
+def test_retrying_a_move_returns_the_first_answer_and_applies_nothing_twice(players: list[Client]) -> None:
+    table = players[:4]
+    game_id = started(table)
+    teller = give_clue(table, game_id)
+    guesser = next(c for c in table if c is not teller)
+    card = hand(guesser, game_id)[0]
+    body = {"card_ids": [card]}
+    first = guesser.post(f"/games/{game_id}/submissions", body, headers=key("submit-1"))
+    assert first.status == 200, first.raw
+    version = view(guesser, game_id)["version"]
+
+    again = guesser.post(f"/games/{game_id}/submissions", body, headers=key("submit-1"))
+
+    assert (again.status, again.body) == (first.status, first.body)
+    assert view(guesser, game_id)["version"] == version
+    assert view(guesser, game_id)["you"]["submitted"] == [card]
+
+
+def test_a_retry_after_others_moved_still_returns_the_first_answer(players: list[Client]) -> None:
+    table = players[:3]
+    game_id = lobby(table)
+    first = table[0].post(f"/games/{game_id}/start", headers=key("start-1"))
+    assert first.status == 200, first.raw
+    give_clue(table, game_id)
+    again = table[0].post(f"/games/{game_id}/start", headers=key("start-1"))
+    assert (again.status, again.body) == (first.status, first.body)
+    assert view(table[0], game_id)["phase"] == "submitting"
+
+
+def test_without_a_key_a_repeated_move_is_simply_refused(players: list[Client]) -> None:
+    table = players[:3]
+    game_id = lobby(table)
+    assert table[0].post(f"/games/{game_id}/start").status == 200
+    assert_problem(table[0].post(f"/games/{game_id}/start"), 409, "game_started")
+
+
+def test_the_same_key_with_a_different_body_is_422_idempotency_key_reused(players: list[Client]) -> None:
+    host = players[0]
+    assert host.post("/games", {"rules": "classic"}, headers=key("k")).status == 201
+    reply = host.post("/games", {"rules": "odyssey"}, headers=key("k"))
+    assert_problem(reply, 422, "idempotency_key_reused")
+    assert len(host.get("/players/me/games").body["games"]) == 1
+
+
+def test_the_same_key_on_another_route_is_another_request(players: list[Client]) -> None:
+    host, guest = players[:2]
+    one, two = create_game(host), create_game(host)
+    assert guest.post(f"/games/{one}/join", headers=key("join")).status == 200
+    reply = guest.post(f"/games/{two}/join", headers=key("join"))
+    assert reply.status == 200, reply.raw
+    assert reply.body["game_id"] == two
+
+
+def test_the_same_key_from_another_player_is_another_request(players: list[Client]) -> None:
+    game_id = create_game(players[0])
+    first = players[1].post(f"/games/{game_id}/join", headers=key("shared"))
+    second = players[2].post(f"/games/{game_id}/join", headers=key("shared"))
+    assert first.status == second.status == 200
+    assert len(view(players[0], game_id)["players"]) == 3
+
+
+def test_a_refused_request_is_not_remembered_so_its_key_can_be_retried(players: list[Client]) -> None:
+    table = players[:3]
+    game_id = lobby(table[:2])
+    assert_problem(table[0].post(f"/games/{game_id}/start", headers=key("go")), 409, "not_enough_players")
+    assert table[2].post(f"/games/{game_id}/join").status == 200
+    reply = table[0].post(f"/games/{game_id}/start", headers=key("go"))
+    assert reply.status == 200, reply.raw
+    assert reply.body["phase"] == "storytelling"
+
+
+@pytest.mark.parametrize("bad", ["   ", "k" * 129])
+def test_a_blank_or_overlong_key_is_400_invalid_idempotency_key(players: list[Client], bad: str) -> None:
+    assert_problem(players[0].post("/games", {}, headers=key(bad)), 400, "invalid_idempotency_key")
+    assert players[0].get("/players/me/games").body["games"] == []
+
+
+def test_a_key_of_the_longest_allowed_length_is_accepted(players: list[Client]) -> None:
+    assert players[0].post("/games", {}, headers=key("k" * 128)).status == 201
+
+
+class Killed(BaseException):
+    """What a Lambda timeout looks like to the idempotency layer: the request never finishes."""
+
+
+def test_a_key_whose_request_was_killed_is_free_again_once_that_invocation_would_have_timed_out(
+    players: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = players[0]
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise Killed
+
+    with monkeypatch.context() as during:
+        during.setattr(games, "create_game", killed)
+        during.setattr(FakeContext, "get_remaining_time_in_millis", lambda self: 1)
+        with pytest.raises(Killed):
+            host.post("/games", {}, headers=key("timed-out"))
+    time.sleep(0.01)  # past the killed invocation's deadline
+
+    reply = host.post("/games", {}, headers=key("timed-out"))
+
+    assert reply.status == 201, reply.raw
+
+
+def test_until_then_a_retry_with_the_key_of_an_unfinished_request_is_409_request_in_progress(
+    players: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = players[0]
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise Killed
+
+    with monkeypatch.context() as during:
+        during.setattr(games, "create_game", killed)
+        with pytest.raises(Killed):
+            host.post("/games", {}, headers=key("still-running"))  # 30 s left on its clock
+
+    assert_problem(host.post("/games", {}, headers=key("still-running")), 409, "request_in_progress")
+    assert host.get("/players/me/games").body["games"] == []
