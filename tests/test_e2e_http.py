@@ -1,0 +1,95 @@
+"""End to end: `python -m dixit.local serve` on free ports, a complete game played over real HTTP."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from .api.client import Client, Reply
+from .api.json_bot import play_to_the_end
+from .test_local_serve import Served, start_serve, stop
+
+
+@dataclass
+class HttpClient(Client):
+    """The same player as tests/api, but talking HTTP to the local stack instead of calling the handler."""
+
+    base_url: str = ""
+
+    def _send(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Reply:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        for name, value in {"Content-Type": "application/json", **(headers or {})}.items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return Reply(response.status, dict(response.headers.items()), response.read().decode())
+        except urllib.error.HTTPError as error:
+            return Reply(error.code, dict(error.headers.items()), error.read().decode())
+
+    def register(self) -> HttpClient:
+        reply = self._send("POST", "/players", {"name": self.name})
+        assert reply.status == 201, reply.raw
+        self.token, self.player_id = reply.body["token"], reply.body["player_id"]
+        return self
+
+    def get(
+        self, path: str, *, headers: dict[str, str] | None = None, query: dict[str, str] | None = None
+    ) -> Reply:
+        return self._send("GET", path, headers=self.auth(headers))
+
+    def post(
+        self,
+        path: str,
+        body: Any = None,
+        *,
+        headers: dict[str, str] | None = None,
+        raw_body: str | None = None,
+    ) -> Reply:
+        return self._send("POST", path, body, headers=self.auth(headers))
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    running = start_serve(tmp_path_factory.mktemp("e2e"))
+    try:
+        yield running
+    finally:
+        assert stop(running.process) == 0, running.logs()
+
+
+def test_four_players_play_a_whole_game_over_http_against_the_local_stack(stack: Served) -> None:
+    players = [HttpClient(f"Player {i}", base_url=stack.api_url).register() for i in range(4)]
+    host = players[0]
+    created = host.post("/games", {"rules": "classic", "target_score": 12})
+    assert created.status == 201, created.raw
+    game_id = created.body["game_id"]
+    for guest in players[1:]:
+        assert guest.post(f"/games/{game_id}/join").status == 200
+    assert host.post(f"/games/{game_id}/start").status == 200
+
+    final = play_to_the_end(players, game_id, seed=4)
+
+    assert final["phase"] == "finished"
+    top = max(p["score"] for p in final["players"])
+    assert final["winners"] == [p["player_id"] for p in final["players"] if p["score"] == top]
+    rounds = host.get(f"/games/{game_id}/rounds").body["rounds"]
+    totals = {p["player_id"]: 0 for p in final["players"]}
+    for result in rounds:
+        for player_id, points in result["points"].items():
+            totals[player_id] += points
+    assert totals == {p["player_id"]: p["score"] for p in final["players"]}
+
+
+def test_card_images_are_served_by_the_twin_through_presigned_links(stack: Served) -> None:
+    player = HttpClient("Viewer", base_url=stack.api_url).register()
+    cards = player.get("/decks/base/cards").body["cards"]
+    with urllib.request.urlopen(cards[0]["image_url"], timeout=10) as response:
+        assert response.headers["Content-Type"] == "image/png"
+        assert response.read().startswith(b"\x89PNG\r\n\x1a\n")
