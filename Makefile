@@ -31,7 +31,7 @@ run: $(STAMP)
 	$(BIN)/python -m dixit.local serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.openapi > openapi.json
