@@ -126,6 +126,7 @@ def test_odyssey_shuffles_the_discard_into_the_pile_when_the_pile_cannot_refill_
     drawn = [state.hands[p][-1] for p in ("p2", "p3")]
     assert sorted(drawn + state.pile) == sorted(old_discard + table)
     assert state.pile != sorted(state.pile)  # shuffled, not left in catalogue order
+    assert state.draws == before.draws + 2  # one stream for the table, a fresh one for the reshuffle
 
 
 def test_odyssey_reshuffles_the_cards_just_played_when_nothing_else_is_left() -> None:

@@ -335,3 +335,35 @@ def test_a_move_never_changes_the_state_it_was_applied_to_and_bumps_the_version(
     with pytest.raises(IllegalMoveError):
         apply(applied.state, Vote(voter, (state.round.table[0],)))
     assert state.to_json() == before
+
+
+# --- the seeded RNG ---------------------------------------------------------------------------------
+
+
+def test_the_table_is_shuffled_with_the_next_stream_of_the_games_rng() -> None:
+    state = play_to(Phase.SUBMITTING, 5, seed=77)
+    draws = state.draws
+    state = submit_all(state)
+    assert state.round is not None
+    expected = sorted(state.round.table)
+    random.Random(f"77:{draws}").shuffle(expected)
+    assert state.round.table == expected
+    assert state.draws == draws + 1
+
+
+def test_the_storytellers_card_can_land_anywhere_on_the_table() -> None:
+    positions = set()
+    for seed in range(40):
+        state = play_to(Phase.VOTING, 4, seed=seed)
+        assert state.round is not None
+        positions.add(state.round.table.index(state.round.storyteller_card))  # type: ignore[arg-type]
+    assert positions == {0, 1, 2, 3}
+
+
+def test_every_shuffle_and_draw_takes_a_fresh_rng_stream() -> None:
+    # the deal and the first storyteller: two streams; each table: one more
+    state = seated_game(4, seed=5)
+    assert state.draws == 2
+    state = play_round(state)
+    assert state.draws == 3
+    assert play_round(state).draws == 4

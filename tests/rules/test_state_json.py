@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import uuid
 
 import pytest
 
+from dixit.bots import next_mover
 from dixit.engine import apply, new_game
-from dixit.moves import Join, Leave, Start
+from dixit.moves import GiveClue, Join, Leave, Start
 from dixit.settings import Settings
 from dixit.state import GameState, Phase
+from dixit.views import view_for
 
-from .helpers import HOST, act, bot_game, bot_steps, everyone_votes_storyteller, play_round, seated_game
+from .helpers import (
+    HOST,
+    act,
+    bot_game,
+    bot_steps,
+    bots_for,
+    everyone_votes_storyteller,
+    play_round,
+    seated_game,
+)
 
 HOT_STATE_LIMIT = 4096
 
@@ -72,19 +83,22 @@ def test_a_copy_shares_nothing_mutable_with_the_original() -> None:
 
 @pytest.mark.parametrize("bot_seed", range(5))
 def test_a_six_player_base_deck_game_stays_within_four_kilobytes_throughout(bot_seed: int) -> None:
-    # realistic worst case: uuid player and game ids, names at the 40-character limit
-    player_ids = [str(uuid.UUID(int=bot_seed * 100 + seat + 1)) for seat in range(6)]
+    # long but ASCII text: ids shaped like the app's (p_ + 16 hex), 40-character names, 200-character clues
+    player_ids = [f"p_{bot_seed * 100 + seat:016x}" for seat in range(6)]
     state = new_game(
-        str(uuid.UUID(int=999)),
-        host_id=player_ids[0],
-        host_name="H" * 40,
-        settings=Settings.build(),
-        seed=2**63 - 1,
+        "g_" + "f" * 16, host_id=player_ids[0], host_name="H" * 40, settings=Settings.build(), seed=2**63 - 1
     )
     for player_id in player_ids[1:]:
         state = act(state, Join(player_id, "N" * 40))
     state = act(state, Start(player_ids[0]))
-    states = bot_game(state, bot_seed)
-    sizes = [len(s.to_json().encode()) for s in states]
-    assert states[-1].phase is Phase.FINISHED
+    bots = bots_for(state, bot_seed)
+    sizes = [len(state.to_json().encode())]
+    while (mover := next_mover(state)) is not None:
+        move = bots[mover].choose(view_for(state, mover))
+        if isinstance(move, GiveClue):
+            move = dataclasses.replace(move, clue="c" * 200)
+        assert move is not None
+        state = act(state, move)
+        sizes.append(len(state.to_json().encode()))
+    assert state.phase is Phase.FINISHED
     assert max(sizes) <= HOT_STATE_LIMIT, f"largest state: {max(sizes)} bytes"

@@ -195,3 +195,12 @@ def test_a_vote_in_progress_is_not_revealed_by_hand_sizes_or_anything_else() -> 
     assert after.round is not None
     assert before.round is not None
     assert dataclasses.replace(after, version=before.version, round=before.round) == before
+
+
+def test_hand_sizes_follow_the_deal_and_each_card_played() -> None:
+    state = give_clue(seated_game(3, seed=SEED))
+    teller = storyteller(state)
+    a, b = others(state)
+    state = act(state, Submit(a, tuple(state.hands[a][:2])))
+    sizes = {p.player_id: p.hand_size for p in view_for(state, b).players}
+    assert sizes == {teller: 6, a: 5, b: 7}
