@@ -1,15 +1,19 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+from pydantic import BaseModel
 
 from app import games
 from app.etags import game_etag, matches
 from app.presenters import open_game, round_result
+from app.records import GameRecord, PlayerRecord
 from app.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
+from app.services import Services
 from handlers.http import (
     BEARER,
     NotModified,
@@ -74,54 +78,41 @@ def rounds(game_id: str) -> Response[Rounds]:
     return json_response(Rounds(rounds=[round_result(r) for r in results]))
 
 
-@router.post("/games/<game_id>/join", tags=["lobby"], summary="Take the next seat", security=BEARER)
-def join(game_id: str, body: JoinGame | None = None) -> Response[GameOut]:
+# A move use case, given the adapters, the caller, the game id and the caller's If-Match header.
+Act = Callable[[Services, PlayerRecord, str, str | None], GameRecord]
+
+
+def _move(game_id: str, body: BaseModel | None, act: Act) -> Response[GameOut]:
+    """Every move route: authenticate, apply at most once per Idempotency-Key, answer the caller's view."""
     player = caller(router)
-    code = body.invite_code if body else None
+    checked = check_game_id(game_id)
+    if_match = header(router, "If-Match")
     return once(
         router,
         player,
         body,
-        lambda: game_response(
-            router, games.join_game(services(router), player, check_game_id(game_id), code), player.player_id
-        ),
+        lambda: game_response(router, act(services(router), player, checked, if_match), player.player_id),
     )
+
+
+@router.post("/games/<game_id>/join", tags=["lobby"], summary="Take the next seat", security=BEARER)
+def join(game_id: str, body: JoinGame | None = None) -> Response[GameOut]:
+    code = body.invite_code if body else None
+    return _move(game_id, body, lambda s, p, g, _: games.join_game(s, p, g, code))
 
 
 @router.post(
     "/games/<game_id>/leave", tags=["lobby"], summary="Leave before the game starts", security=BEARER
 )
 def leave(game_id: str) -> Response[GameOut]:
-    player = caller(router)
-    if_match = header(router, "If-Match")
-    return once(
-        router,
-        player,
-        None,
-        lambda: game_response(
-            router,
-            games.leave_game(services(router), player, check_game_id(game_id), if_match),
-            player.player_id,
-        ),
-    )
+    return _move(game_id, None, games.leave_game)
 
 
 @router.post(
     "/games/<game_id>/start", tags=["lobby"], summary="Deal and start (host, 3+ players)", security=BEARER
 )
 def start(game_id: str) -> Response[GameOut]:
-    player = caller(router)
-    if_match = header(router, "If-Match")
-    return once(
-        router,
-        player,
-        None,
-        lambda: game_response(
-            router,
-            games.start_game(services(router), player, check_game_id(game_id), if_match),
-            player.player_id,
-        ),
-    )
+    return _move(game_id, None, games.start_game)
 
 
 @router.post(
@@ -131,20 +122,7 @@ def start(game_id: str) -> Response[GameOut]:
     security=BEARER,
 )
 def clue(game_id: str, body: GiveClue) -> Response[GameOut]:
-    player = caller(router)
-    if_match = header(router, "If-Match")
-    return once(
-        router,
-        player,
-        body,
-        lambda: game_response(
-            router,
-            games.give_clue(
-                services(router), player, check_game_id(game_id), body.card_id, body.clue, if_match
-            ),
-            player.player_id,
-        ),
-    )
+    return _move(game_id, body, lambda s, p, g, m: games.give_clue(s, p, g, body.card_id, body.clue, m))
 
 
 @router.post(
@@ -154,33 +132,11 @@ def clue(game_id: str, body: GiveClue) -> Response[GameOut]:
     security=BEARER,
 )
 def submit(game_id: str, body: ChooseCards) -> Response[GameOut]:
-    player = caller(router)
-    if_match = header(router, "If-Match")
-    return once(
-        router,
-        player,
-        body,
-        lambda: game_response(
-            router,
-            games.submit_cards(services(router), player, check_game_id(game_id), body.card_ids, if_match),
-            player.player_id,
-        ),
-    )
+    return _move(game_id, body, lambda s, p, g, m: games.submit_cards(s, p, g, body.card_ids, m))
 
 
 @router.post(
     "/games/<game_id>/votes", tags=["moves"], summary="Vote for the storyteller's card", security=BEARER
 )
 def vote(game_id: str, body: ChooseCards) -> Response[GameOut]:
-    player = caller(router)
-    if_match = header(router, "If-Match")
-    return once(
-        router,
-        player,
-        body,
-        lambda: game_response(
-            router,
-            games.vote(services(router), player, check_game_id(game_id), body.card_ids, if_match),
-            player.player_id,
-        ),
-    )
+    return _move(game_id, body, lambda s, p, g, m: games.vote(s, p, g, body.card_ids, m))
