@@ -10,9 +10,11 @@ def game_etag(game_id: str, version: int, viewer_id: str | None) -> str:
     return f'"{version}-{digest}"'
 
 
-def matches(header: str | None, etag: str) -> bool:
-    """RFC 9110 list matching for If-Match / If-None-Match, weak tags compared weakly."""
+def matches(header: str | None, etag: str, *, weak: bool = True) -> bool:
+    """RFC 9110 list matching: weak comparison for If-None-Match, strong (weak=False) for If-Match."""
     if header is None:
         return False
     candidates = [c.strip() for c in header.split(",")]
-    return "*" in candidates or etag in (c.removeprefix("W/") for c in candidates)
+    if "*" in candidates:
+        return True
+    return etag in (c.removeprefix("W/") if weak else c for c in candidates)

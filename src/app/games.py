@@ -98,9 +98,8 @@ def play(
     attempts = services.settings.move_attempts
     for attempt in range(1, attempts + 1):
         record = load_game(services, game_id)
-        if if_match is not None and not matches(
-            if_match, game_etag(game_id, record.version, player.player_id)
-        ):
+        current = game_etag(game_id, record.version, player.player_id)
+        if if_match is not None and not matches(if_match, current, weak=False):
             raise PreconditionFailed("stale_version", f"the game is now at version {record.version}")
         applied = engine.apply(record.state, move)
         updated = replace(record, state=applied.state, updated_at=services.now_iso())

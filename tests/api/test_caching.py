@@ -144,3 +144,13 @@ def test_lobby_moves_honour_if_match_too(players: list[Client], path: str) -> No
 def test_if_match_star_matches_any_version(players: list[Client]) -> None:
     game_id = lobby(players[:3])
     assert players[0].post(f"/games/{game_id}/start", headers={"If-Match": "*"}).status == 200
+
+
+def test_a_weak_etag_never_satisfies_if_match(players: list[Client]) -> None:
+    """RFC 9110: If-Match uses the strong comparison, so W/"…" cannot vouch for the exact version."""
+    host = players[0]
+    game_id = host.post("/games", {}).body["game_id"]
+    etag = host.get(f"/games/{game_id}").headers["ETag"]
+    reply = host.post(f"/games/{game_id}/leave", headers={"If-Match": f"W/{etag}"})
+    assert reply.status == 412
+    assert reply.body["code"] == "stale_version"
