@@ -8,9 +8,11 @@ from aws_lambda_powertools import Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from app.errors import PayloadTooLarge
+from app.errors import PayloadTooLarge, Unauthorized
+from app.players import authenticate
 from app.services import Services
 from app.settings import get_settings
 from app.telemetry import logger, metrics
@@ -26,6 +28,18 @@ DESCRIPTION = (
     "Errors are application/problem+json with a stable `code`."
 )
 SECURITY_SCHEMES: dict[str, Any] = {"bearerAuth": HTTPBearer(bearerFormat="opaque token")}
+
+# Everything else needs a bearer token (API Gateway only forwards declared resources).
+PUBLIC_ROUTES = frozenset(
+    {
+        ("POST", "/players"),
+        ("GET", "/decks"),
+        ("GET", "/decks/{deck_id}/cards"),
+        ("GET", "/openapi.json"),
+        ("GET", "/docs"),
+        ("OPTIONS", "/docs"),
+    }
+)
 
 tracer = Tracer()
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
@@ -64,5 +78,16 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
                 "payload_too_large", f"request bodies are limited to {settings.max_body_bytes} bytes"
             )
         )
-    app.append_context(services=Services.from_settings(settings))
+    services = Services.from_settings(settings)
+    player = None
+    if (event.get("httpMethod"), event.get("resource")) not in PUBLIC_ROUTES:
+        # Before routing, because the resolver validates bodies first: a caller without a valid token
+        # learns that, not what is wrong with a body they may not send at all.
+        try:
+            player = authenticate(
+                services, CaseInsensitiveDict(event.get("headers") or {}).get("Authorization")
+            )
+        except Unauthorized as error:
+            return problems.proxy_problem(error)
+    app.append_context(services=services, player=player)
     return app.resolve(event, context)

@@ -45,7 +45,9 @@ def header(router: APIGatewayRouter, name: str) -> str | None:
 
 
 def caller(router: APIGatewayRouter) -> PlayerRecord:
-    return authenticate(services(router), header(router, "Authorization"))
+    """The authenticated player; lambda_handler has checked the token before routing."""
+    player: PlayerRecord | None = router.context.get("player")
+    return player if player is not None else authenticate(services(router), header(router, "Authorization"))
 
 
 def check_game_id(game_id: str) -> str:

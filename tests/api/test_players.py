@@ -204,3 +204,14 @@ def test_the_inbox_lists_games_where_it_is_your_turn_first(players: list[Client]
     assert {e["game_id"] for e in entries[1:]} == {waiting_lobby, others_turn}
     # Among the games that do not wait on Ada, live ones come before lobbies.
     assert [e["game_id"] for e in entries[1:]] == [others_turn, waiting_lobby]
+
+
+@pytest.mark.parametrize(
+    ("path", "raw_body"),
+    [("/games", "{not json"), ("/games", '{"rules": "chess"}'), ("/games/g_0123456789abcdef/votes", "{}")],
+)
+def test_a_caller_without_a_token_hears_401_before_anything_about_the_body(
+    aws: None, path: str, raw_body: str
+) -> None:
+    reply = call("POST", path, raw_body=raw_body)
+    assert_problem(reply, 401, "missing_token")
