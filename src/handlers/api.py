@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools import Tracer
@@ -11,8 +12,9 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from app.errors import PayloadTooLarge, Unauthorized
+from app.errors import AppError, BadRequest, PayloadTooLarge
 from app.players import authenticate
+from app.records import PlayerRecord
 from app.services import Services
 from app.settings import get_settings
 from app.telemetry import logger, metrics
@@ -66,28 +68,40 @@ def serve_openapi() -> Response[Any]:
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=render())
 
 
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _admit(event: dict[str, Any], services: Services) -> PlayerRecord | None:
+    """Checks that come before routing, since the resolver validates a body before any route runs.
+
+    A caller without a valid token learns that, not what is wrong with a body they may not send at all.
+    Returns the authenticated player (None on public routes); raises AppError to refuse the request.
+    """
+    limit = services.settings.max_body_bytes
+    body = event.get("body") or ""
+    if len(body.encode()) > limit:
+        raise PayloadTooLarge("payload_too_large", f"request bodies are limited to {limit} bytes")
+    if body.lstrip().startswith("[") and _is_json(body):
+        # The resolver would quietly take the first element of a list; every body here is an object.
+        raise BadRequest("body_not_an_object", "the request body must be a JSON object")
+    if (event.get("httpMethod"), event.get("resource")) in PUBLIC_ROUTES:
+        return None
+    return authenticate(services, CaseInsensitiveDict(event.get("headers") or {}).get("Authorization"))
+
+
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    settings = get_settings()
-    body = event.get("body") or ""
-    if len(body.encode()) > settings.max_body_bytes:
-        return problems.proxy_problem(
-            PayloadTooLarge(
-                "payload_too_large", f"request bodies are limited to {settings.max_body_bytes} bytes"
-            )
-        )
-    services = Services.from_settings(settings)
-    player = None
-    if (event.get("httpMethod"), event.get("resource")) not in PUBLIC_ROUTES:
-        # Before routing, because the resolver validates bodies first: a caller without a valid token
-        # learns that, not what is wrong with a body they may not send at all.
-        try:
-            player = authenticate(
-                services, CaseInsensitiveDict(event.get("headers") or {}).get("Authorization")
-            )
-        except Unauthorized as error:
-            return problems.proxy_problem(error)
+    services = Services.from_settings(get_settings())
+    try:
+        player = _admit(event, services)
+    except AppError as refused:
+        return problems.proxy_problem(refused)
     app.append_context(services=services, player=player)
     return app.resolve(event, context)

@@ -368,3 +368,8 @@ def test_a_failing_use_case_leaves_an_idempotency_key_free_for_the_retry(
         assert_problem(host.post("/games", {}, headers={"Idempotency-Key": "k1"}), 500, "internal_error")
     assert games.create_game is create
     assert host.post("/games", {}, headers={"Idempotency-Key": "k1"}).status == 201
+
+
+def test_a_json_list_body_is_refused_rather_than_read_as_its_first_element(players: list[Client]) -> None:
+    reply = players[0].post("/games", raw_body='[{"rules": "classic"}]')
+    assert_problem(reply, 400, "body_not_an_object")
