@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,3 +97,28 @@ def test_card_images_are_served_by_the_twin_through_presigned_links(stack: Serve
     with urllib.request.urlopen(cards[0]["image_url"], timeout=10) as response:
         assert response.headers["Content-Type"] == "image/png"
         assert response.read().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+WALKTHROUGH = Path(__file__).resolve().parents[1] / "examples" / "walkthrough.sh"
+
+
+def test_the_readme_shows_the_walkthrough_script_verbatim() -> None:
+    script = WALKTHROUGH.read_text().split("set -euo pipefail\n", 1)[1]
+    assert script in (WALKTHROUGH.parents[1] / "README.md").read_text()
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="the walkthrough is written for curl")
+def test_the_readme_walkthrough_plays_a_round_against_the_local_stack(stack: Served) -> None:
+    done = subprocess.run(
+        ["bash", str(WALKTHROUGH)],
+        env={**os.environ, "DIXIT_API": stack.api_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("('storytelling', ['p_")
+    assert lines[1:6] == ["submitting", "submitting", "voting", "voting", "storytelling"]
+    assert '"points"' in done.stdout
