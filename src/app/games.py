@@ -79,7 +79,12 @@ def list_rounds(services: Services, viewer: PlayerRecord, game_id: str) -> list[
 
 
 def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
-    return services.store.list_open_games(limit)
+    """Public lobbies with a free seat, newest first: the games a stranger can actually join."""
+    return [
+        record
+        for record in services.store.list_open_games(limit)
+        if len(record.state.players) < record.state.settings.max_players
+    ]
 
 
 def play(

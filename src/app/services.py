@@ -34,4 +34,5 @@ class Services:
         )
 
     def now_iso(self) -> str:
-        return self.clock().isoformat(timespec="seconds")
+        # Milliseconds: lobbies are listed newest first by this stamp.
+        return self.clock().isoformat(timespec="milliseconds")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -159,9 +160,21 @@ def test_a_game_leaves_the_open_list_when_its_last_player_leaves(players: list[C
 
 
 def test_the_open_list_shows_the_newest_lobby_first(players: list[Client]) -> None:
-    # created_at has one-second resolution; the game id breaks ties, so only membership is certain here.
-    ids = {create_game(players[i]) for i in range(3)}
-    assert set(open_game_ids(players[5])) == ids
+    ids = []
+    for i in range(3):
+        ids.append(create_game(players[i]))
+        time.sleep(0.002)  # created_at has millisecond resolution
+    assert open_game_ids(players[5]) == ids[::-1]
+
+
+def test_a_full_lobby_is_not_listed_as_open(players: list[Client]) -> None:
+    full = create_game(players[0], max_players=3)
+    for guest in players[1:3]:
+        assert guest.post(f"/games/{full}/join").status == 200
+    roomy = create_game(players[3])
+    assert open_game_ids(players[5]) == [roomy]
+    assert players[2].post(f"/games/{full}/leave").status == 200
+    assert set(open_game_ids(players[5])) == {full, roomy}
 
 
 # Joining
