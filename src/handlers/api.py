@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from aws_lambda_powertools import Tracer
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
@@ -45,7 +45,21 @@ PUBLIC_ROUTES = frozenset(
 
 tracer = Tracer()
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
-app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500)
+# Proxy integration: API Gateway answers preflights, but every real response carries its own CORS headers.
+CORS = CORSConfig(
+    allow_origin="*",
+    allow_headers=[
+        "Authorization",
+        "Content-Type",
+        "Idempotency-Key",
+        "If-Match",
+        "If-None-Match",
+        "X-Api-Key",
+    ],
+    expose_headers=["ETag"],
+    max_age=600,
+)
+app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500, cors=CORS)
 app.include_router(players.router)
 app.include_router(games.router)
 app.include_router(decks.router)
@@ -102,6 +116,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     try:
         player = _admit(event, services)
     except AppError as refused:
-        return problems.proxy_problem(refused)
+        origin = CaseInsensitiveDict(event.get("headers") or {}).get("Origin")
+        return problems.proxy_problem(refused, CORS.to_dict(origin))
     app.append_context(services=services, player=player)
     return app.resolve(event, context)

@@ -50,12 +50,12 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None, **
     return Response(status_code=status, content_type=PROBLEM_JSON, body=json.dumps(body))
 
 
-def proxy_problem(error: AppError) -> dict[str, Any]:
+def proxy_problem(error: AppError, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The same problem as a raw proxy response, for errors caught before routing."""
     response = problem(error.status, error.code, error.detail, title=error.title)
     return {
         "statusCode": response.status_code,
-        "headers": {"Content-Type": PROBLEM_JSON},
+        "headers": {"Content-Type": PROBLEM_JSON, **(extra_headers or {})},
         "body": response.body,
         "isBase64Encoded": False,
     }
