@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -105,8 +106,27 @@ def api_measures() -> dict[str, float]:
     return {"api 4p game via lambda_handler+moto: ms per request": elapsed / max(requests, 1) * 1000}
 
 
+def cold_import_ms() -> dict[str, float]:
+    """What a Lambda cold start pays to import the API handler (median of fresh interpreters)."""
+    code = "import time; t = time.perf_counter(); import handlers.api; print(time.perf_counter() - t)"
+    env = {**os.environ, "POWERTOOLS_TRACE_DISABLED": "true"}
+    runs = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(REPEATS)
+    ]
+    return {"cold import of handlers.api: ms": statistics.median(runs) * 1000}
+
+
 def main() -> None:
     measures = engine_measures()
+    try:
+        measures.update(cold_import_ms())
+    except subprocess.CalledProcessError as failed:  # a baseline without the API
+        print(f"skipping cold import: {failed}", file=sys.stderr)
     try:
         measures.update(api_measures())
     except ImportError as missing:  # an older baseline may predate the API or its test bot
