@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -94,11 +95,13 @@ def play(
     move: Move,
     *,
     if_match: str | None = None,
+    admit: Callable[[GameRecord], None] | None = None,
 ) -> GameRecord:
     """Apply `move` with optimistic concurrency.
 
     A lost race re-reads and re-applies the same move; if it is no longer legal the rule error says
     why. With `If-Match`, a changed game is a 412 instead: the client asked for exactly that version.
+    `admit` checks what the rules do not know (an invite code) on the very read the move is applied to.
     """
     attempts = services.settings.move_attempts
     for attempt in range(1, attempts + 1):
@@ -106,6 +109,8 @@ def play(
         current = game_etag(game_id, record.version, player.player_id)
         if if_match is not None and not matches(if_match, current, weak=False):
             raise PreconditionFailed("stale_version", f"the game is now at version {record.version}")
+        if admit is not None:
+            admit(record)
         applied = engine.apply(record.state, move)
         updated = replace(record, state=applied.state, updated_at=services.now_iso())
         updated.due_at = _due_at(services, updated)
@@ -132,13 +137,15 @@ def play(
 
 
 def join_game(services: Services, player: PlayerRecord, game_id: str, invite_code: str | None) -> GameRecord:
-    record = load_game(services, game_id)
-    if record.visibility is Visibility.PRIVATE and record.state.player(player.player_id) is None:
+    def check_invite(record: GameRecord) -> None:
+        if record.visibility is not Visibility.PRIVATE or record.state.player(player.player_id) is not None:
+            return
         if not invite_code:
             raise Forbidden("invite_required", "this game is private: an invite_code is needed")
         if not secrets.compare_digest(invite_code, record.invite_code):
             raise Forbidden("bad_invite_code", "that invite code does not open this game")
-    return play(services, player, game_id, Join(player.player_id, player.name))
+
+    return play(services, player, game_id, Join(player.player_id, player.name), admit=check_invite)
 
 
 def leave_game(services: Services, player: PlayerRecord, game_id: str, if_match: str | None) -> GameRecord:

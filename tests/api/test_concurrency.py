@@ -190,7 +190,7 @@ def test_a_join_that_lost_the_last_seat_is_refused_409_game_full(
     game_id = lobby(players[:2], max_players=3)
     before = stale.snapshot(game_id)
     assert players[2].post(f"/games/{game_id}/join").status == 200
-    stale.serve(before, times=2)  # join_game reads once to check the invite, play() once to apply
+    stale.serve(before, times=2)  # two reads from before the last seat went: two lost races, then the truth
     assert_problem(players[3].post(f"/games/{game_id}/join"), 409, "game_full")
     assert "Item" not in table.get_item(Key={"pk": f"PLAYER#{players[3].player_id}", "sk": f"GAME#{game_id}"})
     assert [p["player_id"] for p in view(players[0], game_id)["players"]] == [
