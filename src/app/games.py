@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import timedelta
 
 from app.errors import Conflict, Forbidden, NotFound, PreconditionFailed, VersionConflict
 from app.etags import game_etag, matches
@@ -28,9 +27,7 @@ def new_game_id() -> str:
 def _due_at(services: Services, record: GameRecord) -> str | None:
     if not waiting_for(record.state):
         return None
-    return (services.clock() + timedelta(seconds=services.settings.nudge_after_seconds)).isoformat(
-        timespec="seconds"
-    )
+    return services.nudge_deadline(services.clock())
 
 
 def create_game(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from app.services import Services
 from app.telemetry import count, logger
@@ -25,7 +25,7 @@ class SweepReport:
 
 def sweep(services: Services, now: datetime, limit: int = SWEEP_LIMIT) -> SweepReport:
     now_iso = now.isoformat(timespec="seconds")
-    next_due = (now + timedelta(seconds=services.settings.nudge_after_seconds)).isoformat(timespec="seconds")
+    next_due = services.nudge_deadline(now)
     due = services.store.due_games(now_iso, limit)
     sent = postponed = 0
     for record in due:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from app.card_images import CardImages
 from app.game_store import GameStore
@@ -36,3 +36,9 @@ class Services:
     def now_iso(self) -> str:
         # Milliseconds: lobbies are listed newest first by this stamp.
         return self.clock().isoformat(timespec="milliseconds")
+
+    def nudge_deadline(self, waiting_since: datetime) -> str:
+        """When a turn that started waiting at `waiting_since` counts as stalled."""
+        return (waiting_since + timedelta(seconds=self.settings.nudge_after_seconds)).isoformat(
+            timespec="seconds"
+        )
