@@ -11,9 +11,8 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
 from app import idempotency
-from app.errors import BadRequest, NotFound
+from app.errors import BadRequest, NotFound, Unauthorized
 from app.etags import game_etag
-from app.players import authenticate
 from app.presenters import game as present_game
 from app.records import GameRecord, PlayerRecord
 from app.services import Services
@@ -45,9 +44,11 @@ def header(router: APIGatewayRouter, name: str) -> str | None:
 
 
 def caller(router: APIGatewayRouter) -> PlayerRecord:
-    """The authenticated player; lambda_handler has checked the token before routing."""
+    """The player lambda_handler authenticated before routing (every route but the public ones)."""
     player: PlayerRecord | None = router.context.get("player")
-    return player if player is not None else authenticate(services(router), header(router, "Authorization"))
+    if player is None:
+        raise Unauthorized("missing_token", "send 'Authorization: Bearer <token>'")
+    return player
 
 
 def check_game_id(game_id: str) -> str:
