@@ -115,8 +115,8 @@ def play(
             services.store.save_game(
                 updated,
                 expected_version=record.version,
-                joined=[move.player_id] if isinstance(move, Join) else [],
-                left=[move.player_id] if isinstance(move, Leave) else [],
+                joined=applied.joined,
+                left=applied.left,
                 finished_round=applied.finished_round,
             )
         except VersionConflict as conflict:
@@ -127,7 +127,7 @@ def play(
             )
             continue
         count("MovesApplied")
-        if updated.state.phase is Phase.FINISHED and record.state.phase is not Phase.FINISHED:
+        if applied.game_finished:
             count("GamesFinished")
         return updated
     raise Conflict("busy_game", "the game kept changing while your move was applied; try again")

@@ -7,15 +7,17 @@ round), so a caller can retry the same move against a fresher state after losing
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 from dixit.cards import check_card_ids, deck_of, official_deck_cards
 from dixit.errors import IllegalMoveError, InvalidMoveError
+from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
 from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
 from dixit.scoring import is_large_odyssey_table, score_round
 from dixit.settings import MIN_PLAYERS, Ruleset, Settings
 from dixit.state import (
-    MAX_NAME_LENGTH,
     CardResult,
+    EndReason,
     GameState,
     Phase,
     Player,
@@ -23,15 +25,19 @@ from dixit.state import (
     RoundResult,
 )
 
-MAX_CLUE_LENGTH = 200
 HAND_SIZE = 6
 HAND_SIZE_THREE_PLAYERS = 7
 
 
 @dataclass(frozen=True, slots=True)
 class Applied:
+    """The new state and what the move changed, so callers never inspect the move's type."""
+
     state: GameState
     finished_round: RoundResult | None = None
+    joined: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
+    game_finished: bool = False
 
 
 def hand_size(player_count: int) -> int:
@@ -80,11 +86,15 @@ def apply(state: GameState, move: Move) -> Applied:
     _check_shape(move)
     new = state.copy()
     finished: RoundResult | None = None
+    joined: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
     match move:
         case Join():
             _join(new, move)
+            joined = (move.player_id,)
         case Leave():
             _leave(new, move)
+            left = (move.player_id,)
         case Start():
             _start(new, move)
         case GiveClue():
@@ -93,8 +103,11 @@ def apply(state: GameState, move: Move) -> Applied:
             _submit(new, move)
         case Vote():
             finished = _vote(new, move)
+        case _:
+            assert_never(move)
     new.version += 1
-    return Applied(new, finished)
+    game_finished = new.phase is Phase.FINISHED and state.phase is not Phase.FINISHED
+    return Applied(new, finished, joined, left, game_finished)
 
 
 def _check_shape(move: Move) -> None:
@@ -148,6 +161,7 @@ def _leave(state: GameState, move: Leave) -> None:
     if not state.players:
         # Nobody is left to play: the game closes without winners.
         state.phase = Phase.FINISHED
+        state.end_reason = EndReason.EVERYONE_LEFT
     elif state.host_id == move.player_id:
         state.host_id = state.players[0].player_id
 
@@ -271,8 +285,10 @@ def _finish_round(state: GameState, rnd: Round) -> RoundResult:
     )
     state.last_round = result
     state.discard.extend(rnd.table)
-    if any(p.score >= state.settings.target_score for p in state.players) or not _refill(state):
-        _finish_game(state)
+    if any(p.score >= state.settings.target_score for p in state.players):
+        _finish_game(state, EndReason.TARGET_SCORE)
+    elif not _refill(state):
+        _finish_game(state, EndReason.DECK_EXHAUSTED)
     else:
         next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(state.players)
         state.round = Round(number=rnd.number + 1, storyteller_id=state.players[next_seat].player_id)
@@ -300,8 +316,9 @@ def _refill(state: GameState) -> bool:
     return bool(state.pile) or state.settings.rules is Ruleset.ODYSSEY
 
 
-def _finish_game(state: GameState) -> None:
+def _finish_game(state: GameState, reason: EndReason) -> None:
     state.phase = Phase.FINISHED
+    state.end_reason = reason
     state.round = None
     top = max(p.score for p in state.players)
     state.winners = [p.player_id for p in state.players if p.score == top]

@@ -10,8 +10,13 @@ from typing import Any
 
 from dixit.settings import Settings
 
-MIN_NAME_LENGTH = 1
-MAX_NAME_LENGTH = 40
+
+class EndReason(StrEnum):
+    """Why a finished game ended."""
+
+    TARGET_SCORE = "target_score"
+    DECK_EXHAUSTED = "deck_exhausted"
+    EVERYONE_LEFT = "everyone_left"
 
 
 class Phase(StrEnum):
@@ -112,6 +117,7 @@ class GameState:
     round: Round | None = None
     last_round: RoundResult | None = None
     winners: list[str] = field(default_factory=list)
+    end_reason: EndReason | None = None
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
@@ -156,6 +162,7 @@ class GameState:
             },
             "last_round": None if self.last_round is None else self.last_round.to_dict(),
             "winners": self.winners,
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
         }
 
     @classmethod
@@ -186,6 +193,7 @@ class GameState:
             ),
             last_round=None if data["last_round"] is None else RoundResult.from_dict(data["last_round"]),
             winners=list(data["winners"]),
+            end_reason=None if data.get("end_reason") is None else EndReason(data["end_reason"]),
         )
 
     def to_json(self) -> str:
