@@ -11,7 +11,6 @@ from typing import assert_never
 
 from dixit.cards import check_card_ids, deck_of, official_deck_cards
 from dixit.errors import IllegalMoveError, InvalidMoveError
-from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
 from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
 from dixit.scoring import is_large_odyssey_table, score_round
 from dixit.settings import MIN_PLAYERS, Ruleset, Settings
@@ -24,6 +23,8 @@ from dixit.state import (
     Round,
     RoundResult,
 )
+from dixit.text import check_clue
+from dixit.text import check_name as check_name
 
 HAND_SIZE = 6
 HAND_SIZE_THREE_PLAYERS = 7
@@ -50,24 +51,6 @@ def cards_to_submit(player_count: int) -> int:
 
 def allowed_vote_counts(rules: Ruleset, player_count: int) -> tuple[int, ...]:
     return (1, 2) if is_large_odyssey_table(rules, player_count) else (1,)
-
-
-def check_name(name: str) -> str:
-    cleaned = name.strip() if isinstance(name, str) else ""
-    if not cleaned:
-        raise InvalidMoveError("blank_name", "a player name cannot be blank")
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise InvalidMoveError("name_too_long", f"a player name has at most {MAX_NAME_LENGTH} characters")
-    return cleaned
-
-
-def check_clue(clue: str) -> str:
-    cleaned = clue.strip() if isinstance(clue, str) else ""
-    if not cleaned:
-        raise InvalidMoveError("blank_clue", "the clue cannot be blank")
-    if len(cleaned) > MAX_CLUE_LENGTH:
-        raise InvalidMoveError("clue_too_long", f"a clue has at most {MAX_CLUE_LENGTH} characters")
-    return cleaned
 
 
 def new_game(game_id: str, *, host_id: str, host_name: str, settings: Settings, seed: int) -> GameState:

@@ -8,3 +8,8 @@ from __future__ import annotations
 
 MAX_NAME_LENGTH = 40
 MAX_CLUE_LENGTH = 200
+# Text is also bounded in UTF-8 bytes, since the game item is billed by bytes: twice the character limit
+# lets names and clues in any script through (most CJK text is 3 bytes a character) while a wall of
+# 4-byte emoji cannot double the item.
+MAX_NAME_BYTES = 2 * MAX_NAME_LENGTH
+MAX_CLUE_BYTES = 2 * MAX_CLUE_LENGTH

@@ -96,6 +96,24 @@ def clue_too_long() -> tuple[GameState, Move]:
     return state, GiveClue(storyteller(state), a_teller_card(state), "c" * 201)
 
 
+def control_character() -> tuple[GameState, Move]:
+    return lobby(2), Join("x", "nul\x00here")
+
+
+def bidi_control() -> tuple[GameState, Move]:
+    state = storytelling()
+    return state, GiveClue(storyteller(state), a_teller_card(state), "abc\u202edef")
+
+
+def lone_surrogate() -> tuple[GameState, Move]:
+    return lobby(2), Join("x", "half \ud83d")
+
+
+def unassigned_character() -> tuple[GameState, Move]:
+    state = storytelling()
+    return state, GiveClue(storyteller(state), a_teller_card(state), "no such \u0378 letter")
+
+
 def wrong_card_count() -> tuple[GameState, Move]:
     state = submitting()
     return state, Submit(an_other(state), ())
@@ -208,6 +226,10 @@ INVALID: dict[str, Case] = {
         invalid_card_ids,
         blank_clue,
         clue_too_long,
+        control_character,
+        bidi_control,
+        lone_surrogate,
+        unassigned_character,
         wrong_card_count,
         duplicate_cards,
     )
