@@ -39,8 +39,17 @@ def create_game(
     max_players: int | None,
     target_score: int | None,
     visibility: Visibility,
+    move_timeout_hours: int | None = None,
+    timeout_policy: str | None = None,
 ) -> GameRecord:
-    settings = Settings.build(rules, decks, max_players, target_score)
+    settings = Settings.build(
+        rules,
+        decks,
+        max_players,
+        target_score,
+        move_timeout_hours=move_timeout_hours,
+        timeout_policy=timeout_policy,
+    )
     state = engine.new_game(
         new_game_id(),
         host_id=player.player_id,

@@ -1,7 +1,7 @@
 """Card ids and the catalogue of official decks.
 
-A card id is `<deck>-<nnn>`. The engine itself accepts any list of well-formed ids, so custom decks plug
-in without touching the rules.
+A card id is `<deck>-<nnn>`, numbered from 001; a game's settings say how many cards each of its decks
+has (84 for an official deck), so custom decks deal like any other.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class Deck:
     card_count: int
 
     def card_ids(self) -> list[str]:
-        return [f"{self.deck_id}-{n:03d}" for n in range(1, self.card_count + 1)]
+        return card_ids_of(self.deck_id, self.card_count)
 
 
 OFFICIAL_DECKS: dict[str, Deck] = {
@@ -43,10 +43,6 @@ OFFICIAL_DECKS: dict[str, Deck] = {
         Deck("odyssey", "Odyssey", CARDS_PER_OFFICIAL_DECK),
     )
 }
-
-
-def is_card_id(value: str) -> bool:
-    return _CARD_ID.fullmatch(value) is not None
 
 
 def deck_of(card_id: str) -> str:
@@ -71,12 +67,5 @@ def is_deck_id(value: str) -> bool:
     return _DECK_ID.fullmatch(value) is not None
 
 
-def official_deck_cards(deck_ids: tuple[str, ...]) -> list[str]:
-    """All card ids of the given official decks, in catalogue order."""
-    cards: list[str] = []
-    for deck_id in deck_ids:
-        deck = OFFICIAL_DECKS.get(deck_id)
-        if deck is None:
-            raise InvalidMoveError("unknown_deck", f"there is no deck {deck_id!r}")
-        cards.extend(deck.card_ids())
-    return cards
+def card_ids_of(deck_id: str, card_count: int) -> list[str]:
+    return [f"{deck_id}-{n:03d}" for n in range(1, card_count + 1)]

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import assert_never
 
-from dixit.cards import check_card_ids, deck_of, official_deck_cards
+from dixit.cards import check_card_ids, deck_of
 from dixit.errors import IllegalMoveError, InvalidMoveError
 from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
 from dixit.scoring import is_large_odyssey_table, score_round
 from dixit.settings import MIN_PLAYERS, Ruleset, Settings
+from dixit.settings import cards_to_submit as cards_to_submit
+from dixit.settings import hand_size as hand_size
 from dixit.state import (
     CardResult,
     EndReason,
@@ -26,9 +28,6 @@ from dixit.state import (
 from dixit.text import check_clue
 from dixit.text import check_name as check_name
 
-HAND_SIZE = 6
-HAND_SIZE_THREE_PLAYERS = 7
-
 
 @dataclass(frozen=True, slots=True)
 class Applied:
@@ -39,14 +38,6 @@ class Applied:
     joined: tuple[str, ...] = ()
     left: tuple[str, ...] = ()
     game_finished: bool = False
-
-
-def hand_size(player_count: int) -> int:
-    return HAND_SIZE_THREE_PLAYERS if player_count == 3 else HAND_SIZE
-
-
-def cards_to_submit(player_count: int) -> int:
-    return 2 if player_count == 3 else 1
 
 
 def allowed_vote_counts(rules: Ruleset, player_count: int) -> tuple[int, ...]:
@@ -157,10 +148,9 @@ def _start(state: GameState, move: Start) -> None:
     count = len(state.players)
     if count < MIN_PLAYERS:
         raise IllegalMoveError("not_enough_players", f"a game needs at least {MIN_PLAYERS} players")
-    deck = official_deck_cards(state.settings.decks)
+    # Settings.build made sure the decks deal every hand of a full table.
+    deck = state.settings.card_ids()
     size = hand_size(count)
-    if len(deck) < count * size:
-        raise IllegalMoveError("deck_too_small", f"{len(deck)} cards cannot deal {size} to {count} players")
     state.next_rng().shuffle(deck)
     state.hands = {}
     for player in state.players:

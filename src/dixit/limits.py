@@ -13,3 +13,13 @@ MAX_CLUE_LENGTH = 200
 # 4-byte emoji cannot double the item.
 MAX_NAME_BYTES = 2 * MAX_NAME_LENGTH
 MAX_CLUE_BYTES = 2 * MAX_CLUE_LENGTH
+
+# The decks of one game: official decks have 84 cards, a custom deck between these bounds.
+MAX_DECKS = 11
+MIN_CUSTOM_DECK_CARDS = 6
+MAX_CUSTOM_DECK_CARDS = 200
+
+# How long a player has for an owed move, and what happens when the time runs out.
+DEFAULT_MOVE_TIMEOUT_HOURS = 48
+MIN_MOVE_TIMEOUT_HOURS = 1
+MAX_MOVE_TIMEOUT_HOURS = 336

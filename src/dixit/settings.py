@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from dixit.cards import OFFICIAL_DECKS, is_deck_id
+from dixit.cards import CARDS_PER_OFFICIAL_DECK, OFFICIAL_DECKS, card_ids_of, is_deck_id
 from dixit.errors import InvalidMoveError
+from dixit.limits import (
+    DEFAULT_MOVE_TIMEOUT_HOURS,
+    MAX_CUSTOM_DECK_CARDS,
+    MAX_DECKS,
+    MAX_MOVE_TIMEOUT_HOURS,
+    MIN_CUSTOM_DECK_CARDS,
+    MIN_MOVE_TIMEOUT_HOURS,
+)
 
 MIN_PLAYERS = 3
 DEFAULT_TARGET_SCORE = 30
 MAX_TARGET_SCORE = 200
-MAX_DECKS = len(OFFICIAL_DECKS)
+HAND_SIZE = 6
+HAND_SIZE_THREE_PLAYERS = 7
 
 
 class Ruleset(StrEnum):
@@ -24,26 +34,66 @@ class Ruleset(StrEnum):
         return 6 if self is Ruleset.CLASSIC else 12
 
 
+class TimeoutPolicy(StrEnum):
+    """What a missed deadline does: `skip` moves the game on without the silent player, `wait` only
+    reminds."""
+
+    SKIP = "skip"
+    WAIT = "wait"
+
+
+def hand_size(player_count: int) -> int:
+    return HAND_SIZE_THREE_PLAYERS if player_count == 3 else HAND_SIZE
+
+
+def cards_to_submit(player_count: int) -> int:
+    return 2 if player_count == 3 else 1
+
+
+def cards_needed(rules: Ruleset, player_count: int) -> int:
+    """The fewest cards that deal every hand and play a full rotation of storytellers.
+
+    Odyssey reshuffles the discard, so full hands are enough; classic must also refill after every round
+    but the last, with a card still in the pile.
+    """
+    dealt = player_count * hand_size(player_count)
+    if rules is Ruleset.ODYSSEY:
+        return dealt
+    table = 1 + (player_count - 1) * cards_to_submit(player_count)
+    return dealt + (player_count - 1) * table + 1
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     rules: Ruleset = Ruleset.CLASSIC
     decks: tuple[str, ...] = ("base",)
     max_players: int = 6
     target_score: int = DEFAULT_TARGET_SCORE
+    # (deck id, card count) of every deck in `decks` that is not official; official decks have 84 cards.
+    custom_decks: tuple[tuple[str, int], ...] = ()
+    move_timeout_hours: int = DEFAULT_MOVE_TIMEOUT_HOURS
+    timeout_policy: TimeoutPolicy = TimeoutPolicy.SKIP
 
     @classmethod
     def build(
         cls,
         rules: str = Ruleset.CLASSIC.value,
-        decks: list[str] | tuple[str, ...] | None = None,
+        decks: Sequence[str] | None = None,
         max_players: int | None = None,
         target_score: int | None = None,
         *,
-        known_decks: frozenset[str] | None = None,
+        custom_decks: Mapping[str, int] | None = None,
+        move_timeout_hours: int | None = None,
+        timeout_policy: str | None = None,
     ) -> Settings:
         """Validate client-chosen settings; omitted values take the ruleset's defaults.
 
-        `known_decks` widens the official catalogue with decks the caller knows about (custom decks).
+        `custom_decks` names the custom decks the caller may use (deck id -> card count), besides the
+        official catalogue.
         """
         try:
             ruleset = Ruleset(rules)
@@ -56,29 +106,85 @@ class Settings:
             raise InvalidMoveError("invalid_decks", f"choose between 1 and {MAX_DECKS} decks")
         if len(set(deck_ids)) != len(deck_ids):
             raise InvalidMoveError("invalid_decks", "a deck is listed twice")
-        allowed = frozenset(OFFICIAL_DECKS) | (known_decks or frozenset())
+        known = dict(custom_decks or {})
+        for deck_id, count in known.items():
+            if not is_deck_id(deck_id) or deck_id in OFFICIAL_DECKS:
+                raise InvalidMoveError("invalid_custom_deck", f"{deck_id!r} cannot name a custom deck")
+            if not _is_int(count) or not MIN_CUSTOM_DECK_CARDS <= count <= MAX_CUSTOM_DECK_CARDS:
+                raise InvalidMoveError(
+                    "invalid_custom_deck",
+                    f"a custom deck has {MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards, "
+                    f"not {count!r} ({deck_id})",
+                )
         for deck_id in deck_ids:
-            if not is_deck_id(deck_id) or deck_id not in allowed:
+            if not isinstance(deck_id, str) or (deck_id not in OFFICIAL_DECKS and deck_id not in known):
                 raise InvalidMoveError("unknown_deck", f"there is no deck {deck_id!r}")
         seats = ruleset.max_players if max_players is None else max_players
-        if not MIN_PLAYERS <= seats <= ruleset.max_players:
+        if not _is_int(seats) or not MIN_PLAYERS <= seats <= ruleset.max_players:
             raise InvalidMoveError(
                 "invalid_max_players",
                 f"{ruleset.value} seats between {MIN_PLAYERS} and {ruleset.max_players} players",
             )
         target = DEFAULT_TARGET_SCORE if target_score is None else target_score
-        if not 1 <= target <= MAX_TARGET_SCORE:
+        if not _is_int(target) or not 1 <= target <= MAX_TARGET_SCORE:
             raise InvalidMoveError("invalid_target_score", f"target_score must be 1..{MAX_TARGET_SCORE}")
-        return cls(ruleset, deck_ids, seats, target)
+        hours = DEFAULT_MOVE_TIMEOUT_HOURS if move_timeout_hours is None else move_timeout_hours
+        if not _is_int(hours) or not MIN_MOVE_TIMEOUT_HOURS <= hours <= MAX_MOVE_TIMEOUT_HOURS:
+            raise InvalidMoveError(
+                "invalid_move_timeout",
+                f"move_timeout_hours must be {MIN_MOVE_TIMEOUT_HOURS}..{MAX_MOVE_TIMEOUT_HOURS}",
+            )
+        try:
+            policy = TimeoutPolicy(timeout_policy or TimeoutPolicy.SKIP.value)
+        except ValueError:
+            raise InvalidMoveError(
+                "invalid_timeout_policy", f"timeout_policy must be one of {[p.value for p in TimeoutPolicy]}"
+            ) from None
+        chosen_custom = tuple((d, known[d]) for d in deck_ids if d not in OFFICIAL_DECKS)
+        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy)
+        have, need = len(settings.card_ids()), cards_needed(ruleset, seats)
+        if have < need:
+            raise InvalidMoveError(
+                "decks_too_small",
+                f"{have} cards cannot deal {hand_size(seats)} to each of {seats} players and play a full "
+                f"rotation of storytellers under {ruleset.value} rules: {need} are needed",
+            )
+        return settings
+
+    def deck_sizes(self) -> tuple[tuple[str, int], ...]:
+        """Every deck of the game with its card count, in the order chosen."""
+        custom = dict(self.custom_decks)
+        return tuple((d, custom.get(d, CARDS_PER_OFFICIAL_DECK)) for d in self.decks)
+
+    def card_ids(self) -> list[str]:
+        """Every card of the game, deck by deck in the order chosen, each deck from 001."""
+        return [card for deck_id, count in self.deck_sizes() for card in card_ids_of(deck_id, count)]
+
+    @property
+    def move_timeout_seconds(self) -> int:
+        return self.move_timeout_hours * 3600
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "rules": self.rules.value,
             "decks": list(self.decks),
             "max_players": self.max_players,
             "target_score": self.target_score,
+            "move_timeout_hours": self.move_timeout_hours,
+            "timeout_policy": self.timeout_policy.value,
         }
+        if self.custom_decks:
+            data["custom_decks"] = [list(pair) for pair in self.custom_decks]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
-        return cls(Ruleset(data["rules"]), tuple(data["decks"]), data["max_players"], data["target_score"])
+        return cls(
+            Ruleset(data["rules"]),
+            tuple(data["decks"]),
+            data["max_players"],
+            data["target_score"],
+            tuple((str(d), int(n)) for d, n in data.get("custom_decks", ())),
+            int(data.get("move_timeout_hours", DEFAULT_MOVE_TIMEOUT_HOURS)),
+            TimeoutPolicy(data.get("timeout_policy", TimeoutPolicy.SKIP.value)),
+        )

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 import dixit
-from dixit.engine import apply, new_game
+from dixit.engine import apply
 from dixit.errors import DixitError, IllegalMoveError, InvalidMoveError
 from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
-from dixit.settings import Ruleset, Settings
 from dixit.state import GameState, Phase
 
 from .helpers import (
@@ -146,15 +145,6 @@ def not_enough_players() -> tuple[GameState, Move]:
     return lobby(2), Start(HOST)
 
 
-def deck_too_small() -> tuple[GameState, Move]:
-    # 15 seats is more than any ruleset allows, so only a hand-built Settings can ask for 90 cards of 84
-    too_many = Settings(Ruleset.ODYSSEY, max_players=15)
-    state = new_game("g", host_id=HOST, host_name="H", settings=too_many, seed=1)
-    for seat in range(1, 15):
-        state = act(state, Join(f"p{seat}", "P"))
-    return state, Start(HOST)
-
-
 def game_started() -> tuple[GameState, Move]:
     return storytelling(), Join("late", "Late")
 
@@ -243,7 +233,6 @@ ILLEGAL: dict[str, Case] = {
         not_a_player,
         not_host,
         not_enough_players,
-        deck_too_small,
         game_started,
         game_finished,
         wrong_phase,
@@ -345,6 +334,10 @@ def test_rule_errors_share_a_base_with_a_stable_code_and_a_readable_detail() -> 
 
 SETTINGS_CODES = {
     "invalid_rules",
+    "invalid_custom_deck",
+    "decks_too_small",
+    "invalid_move_timeout",
+    "invalid_timeout_policy",
     "invalid_decks",
     "unknown_deck",
     "invalid_max_players",

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dixit.cards import official_deck_cards
+from dixit.cards import OFFICIAL_DECKS
 from dixit.engine import apply, hand_size
 from dixit.moves import GiveClue, Submit
 from dixit.settings import Ruleset
@@ -22,7 +22,7 @@ from .helpers import bot_game, bot_steps, card_places, seated_game, storyteller,
 
 BOUNDED = settings(max_examples=50, deadline=None)
 
-ALL_BASE = Counter(official_deck_cards(("base",)))
+ALL_BASE = Counter(OFFICIAL_DECKS["base"].card_ids())
 
 
 @dataclasses.dataclass(frozen=True)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from dixit.cards import official_deck_cards
+from dixit.cards import OFFICIAL_DECKS
 from dixit.engine import apply
 from dixit.errors import IllegalMoveError, InvalidMoveError
 from dixit.moves import GiveClue, Start, Submit, Vote
@@ -28,7 +28,7 @@ from .helpers import (
     submit_all,
 )
 
-BASE = official_deck_cards(("base",))
+BASE = OFFICIAL_DECKS["base"].card_ids()
 
 # --- the deal ---------------------------------------------------------------------------------------
 

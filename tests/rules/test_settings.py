@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from dixit.cards import CARDS_PER_OFFICIAL_DECK, OFFICIAL_DECKS, official_deck_cards
+from dixit.cards import CARDS_PER_OFFICIAL_DECK, OFFICIAL_DECKS
 from dixit.errors import InvalidMoveError
-from dixit.settings import DEFAULT_TARGET_SCORE, Ruleset, Settings
+from dixit.settings import DEFAULT_TARGET_SCORE, Ruleset, Settings, TimeoutPolicy
 
 
 def test_default_settings_are_classic_to_thirty_points_with_the_base_deck_and_six_seats() -> None:
@@ -47,6 +47,11 @@ def test_chosen_decks_and_target_score_are_kept() -> None:
         ({"rules": "odyssey", "max_players": 13}, "invalid_max_players"),
         ({"target_score": 0}, "invalid_target_score"),
         ({"target_score": 201}, "invalid_target_score"),
+        ({"target_score": True}, "invalid_target_score"),
+        ({"move_timeout_hours": 0}, "invalid_move_timeout"),
+        ({"move_timeout_hours": 337}, "invalid_move_timeout"),
+        ({"move_timeout_hours": 1.5}, "invalid_move_timeout"),
+        ({"timeout_policy": "never"}, "invalid_timeout_policy"),
     ],
 )
 def test_invalid_settings_are_rejected_with_a_code(kwargs: dict[str, object], code: str) -> None:
@@ -56,13 +61,76 @@ def test_invalid_settings_are_rejected_with_a_code(kwargs: dict[str, object], co
 
 
 def test_a_custom_deck_is_accepted_only_when_the_caller_knows_it() -> None:
-    settings = Settings.build(decks=["base", "family_pack"], known_decks=frozenset({"family_pack"}))
+    settings = Settings.build(decks=["base", "family_pack"], custom_decks={"family_pack": 12, "other": 50})
     assert settings.decks == ("base", "family_pack")
+    assert settings.custom_decks == (("family_pack", 12),)
+    assert settings.deck_sizes() == (("base", 84), ("family_pack", 12))
+    with pytest.raises(InvalidMoveError) as error:
+        Settings.build(decks=["base", "family_pack"])
+    assert error.value.code == "unknown_deck"
+
+
+def test_a_custom_deck_deals_its_own_card_ids_numbered_from_001() -> None:
+    settings = Settings.build("odyssey", ["ours"], max_players=5, custom_decks={"ours": 200})
+    cards = settings.card_ids()
+    assert len(cards) == len(set(cards)) == 200
+    assert (cards[0], cards[-1]) == ("ours-001", "ours-200")
+
+
+@pytest.mark.parametrize(
+    "custom",
+    [{"base": 84}, {"Ours": 84}, {"ours-": 84}, {"ours": 5}, {"ours": 201}, {"ours": True}, {"ours": "84"}],
+)
+def test_a_custom_deck_with_a_bad_id_or_size_is_refused(custom: dict[str, object]) -> None:
+    with pytest.raises(InvalidMoveError) as error:
+        Settings.build(decks=["base"], custom_decks=custom)  # type: ignore[arg-type]
+    assert error.value.code == "invalid_custom_deck"
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "cards", "needed"),
+    [
+        # classic: 6 x 6 dealt, 5 refills of a 6-card table, and one card left to start the 6th round
+        ("classic", 6, 66, 67),
+        ("classic", 3, 31, 32),
+        # odyssey reshuffles the discard: full hands are all it needs
+        ("odyssey", 12, 71, 72),
+        ("odyssey", 3, 20, 21),
+    ],
+)
+def test_a_deck_mix_too_small_for_a_full_rotation_is_refused_with_the_numbers(
+    rules: str, seats: int, cards: int, needed: int
+) -> None:
+    with pytest.raises(InvalidMoveError) as error:
+        Settings.build(rules, ["ours"], seats, custom_decks={"ours": cards})
+    assert error.value.code == "decks_too_small"
+    assert f"{cards} cards" in error.value.detail
+    assert f"{needed} are needed" in error.value.detail
+    assert Settings.build(rules, ["ours"], seats, custom_decks={"ours": needed}).card_ids()[-1] == (
+        f"ours-{needed:03d}"
+    )
+
+
+def test_a_small_custom_deck_is_enough_once_mixed_with_an_official_one() -> None:
+    settings = Settings.build("odyssey", ["base", "ours"], 12, custom_decks={"ours": 6})
+    assert len(settings.card_ids()) == 90
+
+
+def test_timeouts_default_to_48_hours_and_skipping() -> None:
+    settings = Settings.build()
+    assert settings.move_timeout_hours == 48
+    assert settings.timeout_policy is TimeoutPolicy.SKIP
+    assert Settings.build(move_timeout_hours=1, timeout_policy="wait").timeout_policy is TimeoutPolicy.WAIT
+    assert Settings.build(move_timeout_hours=336).move_timeout_seconds == 336 * 3600
 
 
 def test_settings_round_trip_through_a_dict() -> None:
     settings = Settings.build("odyssey", ["base", "mirrors"], 9, 25)
     assert Settings.from_dict(settings.to_dict()) == settings
+    custom = Settings.build(
+        "odyssey", ["ours", "base"], 9, custom_decks={"ours": 7}, move_timeout_hours=3, timeout_policy="wait"
+    )
+    assert Settings.from_dict(custom.to_dict()) == custom
 
 
 def test_every_official_deck_has_84_cards_numbered_from_001() -> None:
@@ -76,5 +144,5 @@ def test_every_official_deck_has_84_cards_numbered_from_001() -> None:
 
 
 def test_several_decks_pool_their_cards() -> None:
-    cards = official_deck_cards(("base", "odyssey"))
+    cards = Settings.build(decks=["base", "odyssey"]).card_ids()
     assert len(cards) == len(set(cards)) == 168
