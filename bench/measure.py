@@ -37,14 +37,14 @@ def bot_game(players: int, rules: str, seed: int) -> int:
 
     state = new_game("g_bench", host_id="p0", host_name="P0", settings=Settings.build(rules), seed=seed)
     for i in range(1, players):
-        state = apply(state, Join(f"p{i}", f"P{i}")).state
-    state = apply(state, Start("p0")).state
+        state = apply(state, Join(f"p{i}", f"P{i}"), now=0).state
+    state = apply(state, Start("p0"), now=0).state
     bots = {f"p{i}": RandomBot(f"p{i}", seed + i) for i in range(players)}
     moves = 0
     while (mover := next_mover(state)) is not None:
         move = bots[mover].choose(view_for(state, mover))
         assert move is not None
-        state = apply(state, move).state
+        state = apply(state, move, now=0).state
         moves += 1
     return moves
 

@@ -117,7 +117,7 @@ def play(
             raise PreconditionFailed("stale_version", f"the game is now at version {record.version}")
         if admit is not None:
             admit(record)
-        applied = engine.apply(record.state, move)
+        applied = engine.apply(record.state, move, now=int(services.clock().timestamp()))
         updated = replace(record, state=applied.state, updated_at=services.now_iso())
         updated.due_at = _due_at(services, updated)
         try:

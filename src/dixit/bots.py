@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
-from dixit.engine import allowed_vote_counts, cards_to_submit
 from dixit.moves import GiveClue, Move, Submit, Vote
 from dixit.state import GameState
-from dixit.views import GameView, waiting_for
+from dixit.views import GameView, OwedMove, waiting_for
 
 CLUES = ("a quiet storm", "home", "the last door", "échos", "what the moon forgot", "tea for two")
 
@@ -22,17 +21,18 @@ class RandomBot:
     def choose(self, view: GameView) -> Move | None:
         """A legal move for this bot now, or None when the game is not waiting on it."""
         rnd, you = view.round, view.you
-        if rnd is None or you is None or self.player_id not in rnd.waiting_for:
+        if rnd is None or you is None or you.owes is None:
             return None
-        count = len(view.players)
-        if rnd.storyteller_id == self.player_id:
-            return GiveClue(self.player_id, self.rng.choice(you.hand), self.rng.choice(CLUES))
-        if not rnd.table:
-            picks = self.rng.sample(you.hand, cards_to_submit(count))
-            return Submit(self.player_id, tuple(picks))
-        options = [c for c in rnd.table if c not in you.submitted]
-        how_many = self.rng.choice(allowed_vote_counts(view.settings.rules, count))
-        return Vote(self.player_id, tuple(self.rng.sample(options, how_many)))
+        counts = you.owes.counts
+        match you.owes.move:
+            case OwedMove.CLUE:
+                return GiveClue(self.player_id, self.rng.choice(you.hand), self.rng.choice(CLUES))
+            case OwedMove.SUBMIT:
+                return Submit(self.player_id, tuple(self.rng.sample(you.hand, counts[0])))
+            case OwedMove.VOTE:
+                options = [c for c in rnd.table if c not in you.submitted]
+                how_many = self.rng.choice(counts)
+                return Vote(self.player_id, tuple(self.rng.sample(options, how_many)))
 
 
 def next_mover(state: GameState) -> str | None:

@@ -1,7 +1,9 @@
-"""Applying moves to a game: the rules of Dixit and Dixit Odyssey.
+"""Applying moves to a game: the rules of Dixit and Dixit Odyssey, and what a missed deadline does.
 
 `apply` never mutates its input: it returns a new state (and the reveal when the move finished a
-round), so a caller can retry the same move against a fresher state after losing a race.
+round), so a caller can retry the same move against a fresher state after losing a race. The core never
+reads a clock: every call says what time it is (`now`, epoch seconds), and the state records when each
+owed move started being owed.
 """
 
 from __future__ import annotations
@@ -11,22 +13,16 @@ from typing import assert_never
 
 from dixit.cards import check_card_ids, deck_of
 from dixit.errors import IllegalMoveError, InvalidMoveError
-from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
+from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Timeout, Vote
 from dixit.scoring import is_large_odyssey_table, score_round
-from dixit.settings import MIN_PLAYERS, Ruleset, Settings
+from dixit.settings import MIN_PLAYERS, Ruleset, Settings, TimeoutPolicy
 from dixit.settings import cards_to_submit as cards_to_submit
 from dixit.settings import hand_size as hand_size
-from dixit.state import (
-    CardResult,
-    EndReason,
-    GameState,
-    Phase,
-    Player,
-    Round,
-    RoundResult,
-)
+from dixit.state import AWAY_AFTER, CardResult, EndReason, GameState, Phase, Player, Round, RoundResult
 from dixit.text import check_clue
 from dixit.text import check_name as check_name
+
+IN_PLAY = (Phase.STORYTELLING, Phase.SUBMITTING, Phase.VOTING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +34,8 @@ class Applied:
     joined: tuple[str, ...] = ()
     left: tuple[str, ...] = ()
     game_finished: bool = False
+    # Players whose owed move a Timeout skipped (not those skipped at once for being away).
+    timed_out: tuple[str, ...] = ()
 
 
 def allowed_vote_counts(rules: Ruleset, player_count: int) -> tuple[int, ...]:
@@ -55,13 +53,22 @@ def new_game(game_id: str, *, host_id: str, host_name: str, settings: Settings, 
     )
 
 
-def apply(state: GameState, move: Move) -> Applied:
-    """Apply one move, raising InvalidMoveError (malformed) or IllegalMoveError (not legal now)."""
+def apply(state: GameState, move: Move, *, now: int) -> Applied:
+    """Apply one move at time `now` (epoch seconds, from the caller's clock).
+
+    Raises InvalidMoveError (malformed) or IllegalMoveError (not legal now).
+    """
     _check_shape(move)
+    if isinstance(move, Timeout):
+        _require_due(state, now)
+        if state.settings.timeout_policy is TimeoutPolicy.WAIT:
+            # Under `wait` a deadline only ever reminds: nothing in play changes, not even the version.
+            return Applied(state.copy())
     new = state.copy()
     finished: RoundResult | None = None
     joined: tuple[str, ...] = ()
     left: tuple[str, ...] = ()
+    timed_out: tuple[str, ...] = ()
     match move:
         case Join():
             _join(new, move)
@@ -70,18 +77,20 @@ def apply(state: GameState, move: Move) -> Applied:
             _leave(new, move)
             left = (move.player_id,)
         case Start():
-            _start(new, move)
+            _start(new, move, now)
         case GiveClue():
-            _give_clue(new, move)
+            _give_clue(new, move, now)
         case Submit():
-            _submit(new, move)
+            finished = _submit(new, move, now)
         case Vote():
-            finished = _vote(new, move)
+            finished = _vote(new, move, now)
+        case Timeout():
+            timed_out, finished = _timeout(new, now)
         case _:
             assert_never(move)
     new.version += 1
     game_finished = new.phase is Phase.FINISHED and state.phase is not Phase.FINISHED
-    return Applied(new, finished, joined, left, game_finished)
+    return Applied(new, finished, joined, left, game_finished, timed_out)
 
 
 def _check_shape(move: Move) -> None:
@@ -109,9 +118,11 @@ def _require_phase(state: GameState, *phases: Phase) -> None:
         raise IllegalMoveError("wrong_phase", f"the game is in {state.phase.value}, not {wanted}")
 
 
-def _require_member(state: GameState, player_id: str) -> None:
-    if state.player(player_id) is None:
+def _require_member(state: GameState, player_id: str) -> Player:
+    player = state.player(player_id)
+    if player is None:
         raise IllegalMoveError("not_a_player", "you are not seated in this game")
+    return player
 
 
 def _current_round(state: GameState) -> Round:
@@ -140,7 +151,7 @@ def _leave(state: GameState, move: Leave) -> None:
         state.host_id = state.players[0].player_id
 
 
-def _start(state: GameState, move: Start) -> None:
+def _start(state: GameState, move: Start, now: int) -> None:
     _require_phase(state, Phase.LOBBY)
     _require_member(state, move.player_id)
     if move.player_id != state.host_id:
@@ -149,17 +160,11 @@ def _start(state: GameState, move: Start) -> None:
     if count < MIN_PLAYERS:
         raise IllegalMoveError("not_enough_players", f"a game needs at least {MIN_PLAYERS} players")
     # Settings.build made sure the decks deal every hand of a full table.
-    deck = state.settings.card_ids()
-    size = hand_size(count)
-    state.next_rng().shuffle(deck)
-    state.hands = {}
-    for player in state.players:
-        state.hands[player.player_id], deck = deck[:size], deck[size:]
-    state.pile = deck
-    state.discard = []
-    first = state.next_rng().randrange(count)
-    state.round = Round(number=1, storyteller_id=state.players[first].player_id)
     state.phase = Phase.STORYTELLING
+    size = hand_size(count)
+    state.hands = {player.player_id: state.draw(size) for player in state.players}
+    first = state.next_rng().randrange(count)
+    state.round = Round(number=1, storyteller_id=state.players[first].player_id, since=now)
 
 
 def _take_from_hand(state: GameState, player_id: str, card_ids: tuple[str, ...]) -> None:
@@ -171,21 +176,24 @@ def _take_from_hand(state: GameState, player_id: str, card_ids: tuple[str, ...])
         hand.remove(card)
 
 
-def _give_clue(state: GameState, move: GiveClue) -> None:
+def _give_clue(state: GameState, move: GiveClue, now: int) -> None:
     _require_phase(state, Phase.STORYTELLING)
-    _require_member(state, move.player_id)
+    player = _require_member(state, move.player_id)
     rnd = _current_round(state)
     if move.player_id != rnd.storyteller_id:
         raise IllegalMoveError("not_storyteller", "only the storyteller gives the clue")
     _take_from_hand(state, move.player_id, (move.card_id,))
+    player.missed = 0
     rnd.storyteller_card = move.card_id
     rnd.clue = check_clue(move.clue)
+    rnd.since = now
     state.phase = Phase.SUBMITTING
+    _skip_away(state, now)
 
 
-def _submit(state: GameState, move: Submit) -> None:
+def _submit(state: GameState, move: Submit, now: int) -> RoundResult | None:
     _require_phase(state, Phase.SUBMITTING)
-    _require_member(state, move.player_id)
+    player = _require_member(state, move.player_id)
     rnd = _current_round(state)
     if move.player_id == rnd.storyteller_id:
         raise IllegalMoveError("storyteller_cannot_submit", "the storyteller already played their card")
@@ -195,23 +203,26 @@ def _submit(state: GameState, move: Submit) -> None:
     if len(move.card_ids) != wanted:
         raise InvalidMoveError("wrong_card_count", f"submit exactly {wanted} card(s)")
     _take_from_hand(state, move.player_id, move.card_ids)
+    # An away player who submits while the round still takes cards is back in it.
+    player.missed = 0
+    if move.player_id in rnd.sitting_out:
+        rnd.sitting_out.remove(move.player_id)
     rnd.submissions[move.player_id] = list(move.card_ids)
-    if len(rnd.submissions) == len(state.players) - 1:
-        assert rnd.storyteller_card is not None
-        # Sorting first makes the order a function of the set of cards and the RNG alone,
-        # never of who played what or when.
-        table = sorted([rnd.storyteller_card, *(c for cards in rnd.submissions.values() for c in cards)])
-        state.next_rng().shuffle(table)
-        rnd.table = table
-        state.phase = Phase.VOTING
+    if not state.awaited():
+        return _close_submissions(state, now)
+    return None
 
 
-def _vote(state: GameState, move: Vote) -> RoundResult | None:
+def _vote(state: GameState, move: Vote, now: int) -> RoundResult | None:
     _require_phase(state, Phase.VOTING)
-    _require_member(state, move.player_id)
+    player = _require_member(state, move.player_id)
     rnd = _current_round(state)
     if move.player_id == rnd.storyteller_id:
         raise IllegalMoveError("storyteller_cannot_vote", "the storyteller does not vote")
+    if move.player_id not in rnd.submissions:
+        raise IllegalMoveError(
+            "sitting_out", "you sit this round out: only players with a card on the table vote"
+        )
     if move.player_id in rnd.votes:
         raise IllegalMoveError("already_voted", "you have already voted this round")
     allowed = allowed_vote_counts(state.settings.rules, len(state.players))
@@ -222,18 +233,113 @@ def _vote(state: GameState, move: Vote) -> RoundResult | None:
             raise IllegalMoveError("card_not_on_table", f"{card} is not on the table")
         if card in rnd.submissions[move.player_id]:
             raise IllegalMoveError("own_card_vote", "you cannot vote for your own card")
+    player.missed = 0
     rnd.votes[move.player_id] = list(move.card_ids)
-    if len(rnd.votes) < len(state.players) - 1:
+    if state.awaited():
         return None
-    return _finish_round(state, rnd)
+    return _finish_round(state, now)
 
 
-def _finish_round(state: GameState, rnd: Round) -> RoundResult:
+# --- deadlines --------------------------------------------------------------------------------------
+
+
+def _require_due(state: GameState, now: int) -> None:
+    _require_phase(state, *IN_PLAY)
+    deadline = state.deadline()
+    if deadline is None or now < deadline:
+        raise IllegalMoveError("not_due", f"nothing times out before {deadline}")
+
+
+def _timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult | None]:
+    """The deadline passed under `skip`: the silent players' owed moves are skipped."""
+    silent = state.awaited()
+    for pid in silent:
+        player = state.player(pid)
+        assert player is not None
+        player.missed = min(player.missed + 1, AWAY_AFTER)
+    rnd = _current_round(state)
+    finished: RoundResult | None = None
+    if state.phase is Phase.STORYTELLING:
+        _pass_role(state, now)
+    elif state.phase is Phase.SUBMITTING:
+        rnd.sitting_out.extend(silent)
+        finished = _close_submissions(state, now)
+    else:
+        finished = _finish_round(state, now)
+    return silent, finished
+
+
+def _skip_away(state: GameState, now: int) -> RoundResult | None:
+    """Skip at once the owed moves of away players, as a timeout would, until someone present owes one.
+
+    Only `skip` games ever have away players, since only a skipping timeout counts a miss.
+    """
+    while state.phase in IN_PLAY:
+        rnd = _current_round(state)
+        away = [pid for pid in state.awaited() if _is_away(state, pid)]
+        if not away:
+            return None
+        if state.phase is Phase.STORYTELLING:
+            _pass_role(state, now)
+        elif state.phase is Phase.SUBMITTING:
+            rnd.sitting_out.extend(away)
+            if not state.awaited():
+                return _close_submissions(state, now)
+            return None
+        else:
+            # Away players never have a card on the table (a submission brings them back); be safe anyway.
+            return _finish_round(state, now) if set(away) == set(state.awaited()) else None
+    return None
+
+
+def _is_away(state: GameState, player_id: str) -> bool:
+    player = state.player(player_id)
+    return player is not None and player.away
+
+
+def _pass_role(state: GameState, now: int) -> None:
+    """The storyteller's turn ends without a scored round: the role goes to the next seat, same hands."""
+    rnd = _current_round(state)
+    state.idle_turns += 1
+    if state.idle_turns >= len(state.players):
+        _finish_game(state, EndReason.ABANDONED)
+        return
+    next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(state.players)
+    state.round = Round(number=rnd.number, storyteller_id=state.players[next_seat].player_id, since=now)
+    state.phase = Phase.STORYTELLING
+    _skip_away(state, now)
+
+
+def _close_submissions(state: GameState, now: int) -> RoundResult | None:
+    """Nobody present still owes a card: lay out the table, or void the round if it is too thin."""
+    rnd = _current_round(state)
+    assert rnd.storyteller_card is not None
+    beside = [c for cards in rnd.submissions.values() for c in cards]
+    if len(beside) < 2:
+        # Too few cards to hide the storyteller's: everyone takes their cards back and the role passes.
+        state.hands[rnd.storyteller_id].append(rnd.storyteller_card)
+        for pid, cards in rnd.submissions.items():
+            state.hands[pid].extend(cards)
+        _pass_role(state, now)
+        return None
+    # Sorting first makes the order a function of the set of cards and the RNG alone,
+    # never of who played what or when.
+    table = sorted([rnd.storyteller_card, *beside])
+    state.next_rng().shuffle(table)
+    rnd.table = table
+    rnd.since = now
+    state.phase = Phase.VOTING
+    return _skip_away(state, now)
+
+
+def _finish_round(state: GameState, now: int) -> RoundResult:
+    rnd = _current_round(state)
     assert rnd.storyteller_card is not None
     assert rnd.clue is not None
+    players = state.player_ids
     points = score_round(
         rules=state.settings.rules,
-        player_ids=state.player_ids,
+        player_ids=players,
         storyteller_id=rnd.storyteller_id,
         storyteller_card=rnd.storyteller_card,
         submissions={**rnd.submissions, rnd.storyteller_id: [rnd.storyteller_card]},
@@ -250,43 +356,46 @@ def _finish_round(state: GameState, rnd: Round) -> RoundResult:
             CardResult(
                 card_id=card,
                 owner_id=rnd.owner_of(card) or "",
-                voter_ids=tuple(pid for pid in state.player_ids if card in rnd.votes.get(pid, ())),
+                voter_ids=tuple(pid for pid in players if card in rnd.votes.get(pid, ())),
             )
             for card in rnd.table
         ),
         points=points,
     )
     state.last_round = result
-    state.discard.extend(rnd.table)
+    # The table goes to the discard: clearing the round is all it takes, the discard being derived.
+    state.round = None
+    # A round without a single vote scores nothing, and counts towards abandoning the game.
+    state.idle_turns = 0 if rnd.votes else state.idle_turns + 1
     if any(p.score >= state.settings.target_score for p in state.players):
         _finish_game(state, EndReason.TARGET_SCORE)
+    elif state.idle_turns >= len(players):
+        _finish_game(state, EndReason.ABANDONED)
     elif not _refill(state):
         _finish_game(state, EndReason.DECK_EXHAUSTED)
     else:
-        next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(state.players)
-        state.round = Round(number=rnd.number + 1, storyteller_id=state.players[next_seat].player_id)
+        next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(players)
+        state.round = Round(number=rnd.number + 1, storyteller_id=players[next_seat], since=now)
         state.phase = Phase.STORYTELLING
+        _skip_away(state, now)
     return result
 
 
 def _refill(state: GameState) -> bool:
     """Refill every hand in seat order; False when the game must end for want of cards."""
     size = hand_size(len(state.players))
-    needed = sum(size - len(state.hands[pid]) for pid in state.player_ids)
-    if state.settings.rules is Ruleset.ODYSSEY and len(state.pile) < needed:
-        reshuffled = sorted(state.discard)
-        state.next_rng().shuffle(reshuffled)
-        state.pile.extend(reshuffled)
-        state.discard = []
-        if len(state.pile) < needed:
-            return False
+    odyssey = state.settings.rules is Ruleset.ODYSSEY
     for pid in state.player_ids:
         hand = state.hands[pid]
-        take = min(size - len(hand), len(state.pile))
-        hand.extend(state.pile[:take])
-        del state.pile[:take]
-    # Classic ends once the last card has been drawn (or could not be).
-    return bool(state.pile) or state.settings.rules is Ruleset.ODYSSEY
+        hand.extend(state.draw(size - len(hand)))
+        if len(hand) < size and odyssey:
+            # Odyssey: once the pile is used up, the discard is shuffled into a new one.
+            state.reshuffle_discard()
+            hand.extend(state.draw(size - len(hand)))
+        if len(hand) < size:
+            return False
+    # Classic ends once the last card has been drawn.
+    return bool(state.pile) or odyssey
 
 
 def _finish_game(state: GameState, reason: EndReason) -> None:

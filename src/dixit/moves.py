@@ -40,4 +40,11 @@ class Vote:
     card_ids: tuple[str, ...]
 
 
-Move = Join | Leave | Start | GiveClue | Submit | Vote
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The deadline of the owed moves has passed (applied by the sweep, with its "now" given to apply).
+
+    Legal only once the deadline is reached; under the `wait` policy it changes nothing."""
+
+
+Move = Join | Leave | Start | GiveClue | Submit | Vote | Timeout

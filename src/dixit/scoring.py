@@ -24,11 +24,18 @@ def score_round(
     submissions: Mapping[str, Sequence[str]],
     votes: Mapping[str, Sequence[str]],
 ) -> dict[str, int]:
-    """Points each player earns this round (every player appears, possibly with 0)."""
+    """Points each player earns this round (every player appears, possibly with 0).
+
+    Only those who voted count for "all found" and "none found": a player who sat the round out or let
+    the vote time out neither scores those points nor withholds them, and a round nobody voted in scores
+    nothing at all.
+    """
     large_odyssey = is_large_odyssey_table(rules, len(player_ids))
     points = dict.fromkeys(player_ids, 0)
-    voters = [pid for pid in player_ids if pid != storyteller_id]
-    finders = [pid for pid in voters if storyteller_card in votes.get(pid, ())]
+    voters = [pid for pid in player_ids if pid != storyteller_id and pid in votes]
+    if not voters:
+        return points
+    finders = [pid for pid in voters if storyteller_card in votes[pid]]
 
     if not finders or len(finders) == len(voters):
         for pid in voters:
@@ -41,7 +48,8 @@ def score_round(
                 points[pid] += 1
 
     owner = {card: pid for pid, cards in submissions.items() for card in cards}
-    vote_points = dict.fromkeys(voters, 0)
+    # A card earns its owner points whether or not the owner voted.
+    vote_points = dict.fromkeys((pid for pid in player_ids if pid != storyteller_id), 0)
     for cards in votes.values():
         for card in cards:
             card_owner = owner.get(card)

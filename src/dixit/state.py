@@ -1,14 +1,25 @@
-"""The whole state of one game, and its lossless JSON form (one DynamoDB item)."""
+"""The whole state of one game, and its compact, lossless JSON form (one DynamoDB item).
+
+The draw pile is never stored: the deck order is a pure function of the seed and the reshuffle
+generation, so the state keeps only a position into it. The discard is whatever is neither in the pile,
+in a hand nor on the table. In JSON, players are named by seat and cards by their index in the game's
+card list, which keeps the item small whatever the decks.
+"""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from dixit.settings import Settings
+
+# A player who let this many owed moves in a row time out is away until they act again.
+AWAY_AFTER = 2
 
 
 class EndReason(StrEnum):
@@ -17,6 +28,8 @@ class EndReason(StrEnum):
     TARGET_SCORE = "target_score"
     DECK_EXHAUSTED = "deck_exhausted"
     EVERYONE_LEFT = "everyone_left"
+    # No round was scored during a full rotation of storytellers (timeouts, away players, void rounds).
+    ABANDONED = "abandoned"
 
 
 class Phase(StrEnum):
@@ -32,12 +45,20 @@ class Player:
     player_id: str
     name: str
     score: int = 0
+    # Owed moves in a row that timed out; any move of the player's resets it.
+    missed: int = 0
+
+    @property
+    def away(self) -> bool:
+        return self.missed >= AWAY_AFTER
 
 
 @dataclass(slots=True)
 class Round:
     number: int
     storyteller_id: str
+    # When the owed moves of the current phase started being owed (epoch seconds, from the caller).
+    since: int = 0
     clue: str | None = None
     storyteller_card: str | None = None
     # player id -> the cards they put forward, in the order they gave them; the storyteller is not here.
@@ -45,6 +66,8 @@ class Round:
     # The shuffled table, fixed once every submission is in (empty before voting).
     table: list[str] = field(default_factory=list)
     votes: dict[str, list[str]] = field(default_factory=dict)
+    # Players out of this round: silent at the submitting deadline, or away when it began.
+    sitting_out: list[str] = field(default_factory=list)
 
     def owner_of(self, card_id: str) -> str | None:
         if card_id == self.storyteller_card:
@@ -53,6 +76,10 @@ class Round:
             if card_id in cards:
                 return player_id
         return None
+
+    def cards_in_play(self) -> list[str]:
+        played = [self.storyteller_card] if self.storyteller_card is not None else []
+        return [*played, *(c for cards in self.submissions.values() for c in cards)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +127,24 @@ class RoundResult:
         )
 
 
+@lru_cache(maxsize=64)
+def _catalogue(settings: Settings) -> tuple[tuple[str, ...], dict[str, int]]:
+    cards = tuple(settings.card_ids())
+    return cards, {card: i for i, card in enumerate(cards)}
+
+
+@lru_cache(maxsize=256)
+def deck_order(
+    seed: int, settings: Settings, generation: int, reshuffled: frozenset[str] | None
+) -> tuple[str, ...]:
+    """The draw order of one deck generation: every card at first, then each Odyssey reshuffle of the
+    discard. A pure function of its arguments, each generation with its own RNG stream."""
+    cards, index = _catalogue(settings)
+    order = list(cards) if reshuffled is None else sorted(reshuffled, key=index.__getitem__)
+    random.Random(f"{seed}:deck:{generation}").shuffle(order)
+    return tuple(order)
+
+
 @dataclass(slots=True)
 class GameState:
     game_id: str
@@ -109,21 +154,57 @@ class GameState:
     players: list[Player]
     phase: Phase = Phase.LOBBY
     version: int = 0
-    # How many shuffles the game has made; with `seed` it names the next RNG stream.
+    # How many shuffles the game has made besides the deck's; with `seed` it names the next RNG stream.
     draws: int = 0
-    pile: list[str] = field(default_factory=list)
-    discard: list[str] = field(default_factory=list)
+    # The deck: how many reshuffles so far, how far into the current order the draws have gone, and
+    # which cards the current reshuffle took (None: the first order, every card of the game).
+    deck_generation: int = 0
+    deck_position: int = 0
+    reshuffled: frozenset[str] | None = None
     hands: dict[str, list[str]] = field(default_factory=dict)
     round: Round | None = None
     last_round: RoundResult | None = None
     winners: list[str] = field(default_factory=list)
     end_reason: EndReason | None = None
+    # Storyteller turns since a round was last scored; a full rotation of them abandons the game.
+    idle_turns: int = 0
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
         rng = random.Random(f"{self.seed}:{self.draws}")
         self.draws += 1
         return rng
+
+    def deck(self) -> tuple[str, ...]:
+        return deck_order(self.seed, self.settings, self.deck_generation, self.reshuffled)
+
+    @property
+    def pile(self) -> list[str]:
+        """The cards still to draw, in draw order."""
+        return list(self.deck()[self.deck_position :]) if self.phase is not Phase.LOBBY else []
+
+    @property
+    def discard(self) -> list[str]:
+        """Cards played in earlier rounds and not yet reshuffled, in catalogue order."""
+        if self.phase is Phase.LOBBY:
+            return []
+        elsewhere = set(self.deck()[self.deck_position :])
+        elsewhere.update(c for hand in self.hands.values() for c in hand)
+        if self.round is not None:
+            elsewhere.update(self.round.cards_in_play())
+        return [c for c in _catalogue(self.settings)[0] if c not in elsewhere]
+
+    def draw(self, count: int) -> list[str]:
+        """Take up to `count` cards from the top of the pile."""
+        taken = list(self.deck()[self.deck_position : self.deck_position + count])
+        self.deck_position += len(taken)
+        return taken
+
+    def reshuffle_discard(self) -> None:
+        """Odyssey: the discard becomes the next pile, in a fresh order."""
+        self.reshuffled = frozenset(self.discard)
+        self.deck_generation += 1
+        self.deck_position = 0
 
     def player(self, player_id: str) -> Player | None:
         return next((p for p in self.players if p.player_id == player_id), None)
@@ -135,65 +216,145 @@ class GameState:
     def player_ids(self) -> list[str]:
         return [p.player_id for p in self.players]
 
-    def to_dict(self) -> dict[str, Any]:
+    def awaited(self) -> tuple[str, ...]:
+        """Whose move the game is waiting on, in seat order."""
         rnd = self.round
+        if rnd is None or self.phase not in (Phase.STORYTELLING, Phase.SUBMITTING, Phase.VOTING):
+            return ()
+        if self.phase is Phase.STORYTELLING:
+            return (rnd.storyteller_id,)
+        if self.phase is Phase.SUBMITTING:
+            done = set(rnd.submissions) | set(rnd.sitting_out) | {rnd.storyteller_id}
+            return tuple(pid for pid in self.player_ids if pid not in done)
+        return tuple(pid for pid in self.player_ids if pid in rnd.submissions and pid not in rnd.votes)
+
+    def deadline(self) -> int | None:
+        """When the owed moves of the current phase time out, if anything is owed."""
+        if self.round is None or not self.awaited():
+            return None
+        return self.round.since + self.settings.move_timeout_seconds
+
+    # --- JSON -------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        cards, index = _catalogue(self.settings)
+        seat = {pid: i for i, pid in enumerate(self.player_ids)}
+
+        def enc(card_ids: list[str]) -> list[int]:
+            return [index[c] for c in card_ids]
+
+        def by_seat(mapping: dict[str, list[str]]) -> list[list[int]]:
+            return [enc(mapping.get(pid, [])) for pid in self.player_ids]
+
+        rnd, last = self.round, self.last_round
         return {
             "game_id": self.game_id,
             "settings": self.settings.to_dict(),
             "seed": self.seed,
             "host_id": self.host_id,
-            "players": [[p.player_id, p.name, p.score] for p in self.players],
+            "players": [[p.player_id, p.name, p.score, p.missed] for p in self.players],
             "phase": self.phase.value,
             "version": self.version,
             "draws": self.draws,
-            "pile": self.pile,
-            "discard": self.discard,
-            "hands": self.hands,
+            "deck": [self.deck_generation, self.deck_position, _bitmap(self.reshuffled, cards)],
+            "hands": by_seat(self.hands) if self.hands else [],
             "round": None
             if rnd is None
             else {
                 "number": rnd.number,
-                "storyteller_id": rnd.storyteller_id,
+                "storyteller": seat[rnd.storyteller_id],
+                "since": rnd.since,
                 "clue": rnd.clue,
-                "storyteller_card": rnd.storyteller_card,
-                "submissions": rnd.submissions,
-                "table": rnd.table,
-                "votes": rnd.votes,
+                "card": None if rnd.storyteller_card is None else index[rnd.storyteller_card],
+                "submissions": by_seat(rnd.submissions),
+                "table": enc(rnd.table),
+                "votes": by_seat(rnd.votes),
+                "out": [seat[pid] for pid in rnd.sitting_out],
             },
-            "last_round": None if self.last_round is None else self.last_round.to_dict(),
-            "winners": self.winners,
+            "last_round": None
+            if last is None
+            else {
+                "number": last.number,
+                "storyteller": seat[last.storyteller_id],
+                "clue": last.clue,
+                "card": index[last.storyteller_card],
+                "table": [index[c.card_id] for c in last.cards],
+                "owners": [seat[c.owner_id] for c in last.cards],
+                "votes": [
+                    [i for i, c in enumerate(last.cards) if pid in c.voter_ids] for pid in self.player_ids
+                ],
+                "points": [last.points[pid] for pid in self.player_ids],
+            },
+            "winners": [seat[pid] for pid in self.winners],
             "end_reason": None if self.end_reason is None else self.end_reason.value,
+            "idle_turns": self.idle_turns,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        rnd = data["round"]
+        settings = Settings.from_dict(data["settings"])
+        cards, _ = _catalogue(settings)
+        players = [Player(pid, name, int(score), int(missed)) for pid, name, score, missed in data["players"]]
+        ids = [p.player_id for p in players]
+
+        def dec(indices: list[int]) -> list[str]:
+            return [cards[i] for i in indices]
+
+        def by_pid(rows: list[list[int]]) -> dict[str, list[str]]:
+            return {pid: dec(row) for pid, row in zip(ids, rows, strict=True) if row}
+
+        generation, position, bitmap = data["deck"]
+        rnd, last = data["round"], data["last_round"]
+        last_table = [] if last is None else dec(last["table"])
         return cls(
             game_id=data["game_id"],
-            settings=Settings.from_dict(data["settings"]),
+            settings=settings,
             seed=int(data["seed"]),
             host_id=data["host_id"],
-            players=[Player(pid, name, int(score)) for pid, name, score in data["players"]],
+            players=players,
             phase=Phase(data["phase"]),
             version=int(data["version"]),
             draws=int(data["draws"]),
-            pile=list(data["pile"]),
-            discard=list(data["discard"]),
-            hands={pid: list(cards) for pid, cards in data["hands"].items()},
+            deck_generation=int(generation),
+            deck_position=int(position),
+            reshuffled=_from_bitmap(bitmap, cards),
+            # Hands are kept even when empty: a seated player always has one.
+            hands={pid: dec(row) for pid, row in zip(ids, data["hands"], strict=True)}
+            if data["hands"]
+            else {},
             round=None
             if rnd is None
             else Round(
                 number=int(rnd["number"]),
-                storyteller_id=rnd["storyteller_id"],
+                storyteller_id=ids[rnd["storyteller"]],
+                since=int(rnd["since"]),
                 clue=rnd["clue"],
-                storyteller_card=rnd["storyteller_card"],
-                submissions={pid: list(c) for pid, c in rnd["submissions"].items()},
-                table=list(rnd["table"]),
-                votes={pid: list(c) for pid, c in rnd["votes"].items()},
+                storyteller_card=None if rnd["card"] is None else cards[rnd["card"]],
+                submissions=by_pid(rnd["submissions"]),
+                table=dec(rnd["table"]),
+                votes=by_pid(rnd["votes"]),
+                sitting_out=[ids[s] for s in rnd["out"]],
             ),
-            last_round=None if data["last_round"] is None else RoundResult.from_dict(data["last_round"]),
-            winners=list(data["winners"]),
-            end_reason=None if data.get("end_reason") is None else EndReason(data["end_reason"]),
+            last_round=None
+            if last is None
+            else RoundResult(
+                number=int(last["number"]),
+                storyteller_id=ids[last["storyteller"]],
+                clue=last["clue"],
+                storyteller_card=cards[last["card"]],
+                cards=tuple(
+                    CardResult(
+                        card,
+                        ids[owner],
+                        tuple(pid for pid, voted in zip(ids, last["votes"], strict=True) if i in voted),
+                    )
+                    for i, (card, owner) in enumerate(zip(last_table, last["owners"], strict=True))
+                ),
+                points={pid: int(p) for pid, p in zip(ids, last["points"], strict=True)},
+            ),
+            winners=[ids[s] for s in data["winners"]],
+            end_reason=None if data["end_reason"] is None else EndReason(data["end_reason"]),
+            idle_turns=int(data["idle_turns"]),
         )
 
     def to_json(self) -> str:
@@ -204,5 +365,55 @@ class GameState:
         return cls.from_dict(json.loads(text))
 
     def copy(self) -> GameState:
-        # from_dict rebuilds every list and dict, so the copy shares nothing mutable with self.
-        return GameState.from_dict(self.to_dict())
+        """A copy that shares nothing mutable with self (settings, results and sets are immutable)."""
+        # Built field by field: dataclasses.replace costs more than the rest of a move.
+        rnd = self.round
+        return GameState(
+            game_id=self.game_id,
+            settings=self.settings,
+            seed=self.seed,
+            host_id=self.host_id,
+            players=[Player(p.player_id, p.name, p.score, p.missed) for p in self.players],
+            phase=self.phase,
+            version=self.version,
+            draws=self.draws,
+            deck_generation=self.deck_generation,
+            deck_position=self.deck_position,
+            reshuffled=self.reshuffled,
+            hands={pid: list(hand) for pid, hand in self.hands.items()},
+            round=None
+            if rnd is None
+            else Round(
+                number=rnd.number,
+                storyteller_id=rnd.storyteller_id,
+                since=rnd.since,
+                clue=rnd.clue,
+                storyteller_card=rnd.storyteller_card,
+                submissions={pid: list(c) for pid, c in rnd.submissions.items()},
+                table=list(rnd.table),
+                votes={pid: list(c) for pid, c in rnd.votes.items()},
+                sitting_out=list(rnd.sitting_out),
+            ),
+            last_round=self.last_round,
+            winners=list(self.winners),
+            end_reason=self.end_reason,
+            idle_turns=self.idle_turns,
+        )
+
+
+def _bitmap(chosen: frozenset[str] | None, cards: tuple[str, ...]) -> str | None:
+    """A set of the game's cards as one bit per card (catalogue order), base64: small for any deck mix."""
+    if chosen is None:
+        return None
+    bits = bytearray((len(cards) + 7) // 8)
+    for i, card in enumerate(cards):
+        if card in chosen:
+            bits[i // 8] |= 1 << (i % 8)
+    return base64.b64encode(bytes(bits)).decode("ascii")
+
+
+def _from_bitmap(text: str | None, cards: tuple[str, ...]) -> frozenset[str] | None:
+    if text is None:
+        return None
+    bits = base64.b64decode(text)
+    return frozenset(card for i, card in enumerate(cards) if bits[i // 8] >> (i % 8) & 1)

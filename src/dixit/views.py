@@ -7,9 +7,32 @@ the discard order or the seed. Everything leaves the core through here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from dixit.settings import Settings
-from dixit.state import GameState, Phase, Round, RoundResult
+from dixit.engine import allowed_vote_counts, cards_to_submit
+from dixit.settings import MIN_PLAYERS, Settings
+from dixit.state import EndReason, GameState, Phase, Round, RoundResult
+
+
+class OwedMove(StrEnum):
+    CLUE = "clue"
+    SUBMIT = "submit"
+    VOTE = "vote"
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A move the game is waiting on: which, how many cards it takes, and until when."""
+
+    move: OwedMove
+    # The card counts the move accepts: (1,) for a clue, (1,) or (2,) to submit, (1,) or (1, 2) to vote.
+    counts: tuple[int, ...]
+    deadline: int
+
+    @property
+    def count(self) -> int | None:
+        """The one card count the move takes, or None when it accepts a choice (`counts`)."""
+        return self.counts[0] if len(self.counts) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +41,18 @@ class PlayerView:
     name: str
     score: int
     hand_size: int
+    # Timed out twice in a row: the game no longer waits for them until they act again.
+    away: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingView:
+    """A player the game waits on, named so a client can say who."""
+
+    player_id: str
+    name: str
+    move: OwedMove
+    deadline: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +63,12 @@ class RoundView:
     # Empty until voting: before then the table would reveal how many cards are in.
     table: tuple[str, ...]
     waiting_for: tuple[str, ...]
+    waiting: tuple[WaitingView, ...]
+    # When the owed moves of this phase time out (None when nothing is owed).
+    deadline: int | None
+    cards_to_submit: int
+    votes_allowed: tuple[int, ...]
+    sitting_out: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +77,8 @@ class YouView:
     hand: tuple[str, ...]
     submitted: tuple[str, ...]
     votes: tuple[str, ...]
+    owes: Owed | None
+    away: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,32 +91,65 @@ class GameView:
     players: tuple[PlayerView, ...]
     round: RoundView | None
     you: YouView | None
+    your_turn: bool
     last_round: RoundResult | None
     winners: tuple[str, ...]
+    end_reason: EndReason | None
 
 
 def waiting_for(state: GameState) -> tuple[str, ...]:
     """Whose move the game is waiting on, in seat order."""
-    rnd = state.round
-    if rnd is None:
-        return ()
+    return state.awaited()
+
+
+def owes(state: GameState, player_id: str) -> Owed | None:
+    """The move `player_id` owes now, if the game is waiting on them."""
+    return _owes(state, player_id, state.awaited(), state.deadline())
+
+
+def _owes(state: GameState, player_id: str, awaited: tuple[str, ...], deadline: int | None) -> Owed | None:
+    if deadline is None or player_id not in awaited:
+        return None
+    count = len(state.players)
     if state.phase is Phase.STORYTELLING:
-        return (rnd.storyteller_id,)
-    done = rnd.submissions if state.phase is Phase.SUBMITTING else rnd.votes
-    return tuple(pid for pid in state.player_ids if pid != rnd.storyteller_id and pid not in done)
+        return Owed(OwedMove.CLUE, (1,), deadline)
+    if state.phase is Phase.SUBMITTING:
+        return Owed(OwedMove.SUBMIT, (cards_to_submit(count),), deadline)
+    return Owed(OwedMove.VOTE, allowed_vote_counts(state.settings.rules, count), deadline)
 
 
-def _round_view(state: GameState, rnd: Round) -> RoundView:
+def your_turn(state: GameState, player_id: str) -> bool:
+    """Whether the game waits on `player_id`: an owed move, or a host whose lobby can start."""
+    if state.phase is Phase.LOBBY:
+        return state.host_id == player_id and len(state.players) >= MIN_PLAYERS
+    return owes(state, player_id) is not None
+
+
+def _round_view(state: GameState, rnd: Round, awaited: tuple[str, ...], deadline: int | None) -> RoundView:
+    count = len(state.players)
+    names = {p.player_id: p.name for p in state.players}
+    waiting = []
+    for pid in awaited:
+        owed = _owes(state, pid, awaited, deadline)
+        assert owed is not None
+        waiting.append(WaitingView(pid, names[pid], owed.move, owed.deadline))
     return RoundView(
         number=rnd.number,
         storyteller_id=rnd.storyteller_id,
         clue=rnd.clue,
         table=tuple(rnd.table) if state.phase is Phase.VOTING else (),
-        waiting_for=waiting_for(state),
+        waiting_for=awaited,
+        waiting=tuple(waiting),
+        deadline=deadline,
+        cards_to_submit=cards_to_submit(count),
+        votes_allowed=allowed_vote_counts(state.settings.rules, count),
+        sitting_out=tuple(rnd.sitting_out),
     )
 
 
-def _you_view(state: GameState, rnd: Round | None, player_id: str) -> YouView:
+def _you_view(
+    state: GameState, rnd: Round | None, player_id: str, awaited: tuple[str, ...], deadline: int | None
+) -> YouView:
     submitted: tuple[str, ...] = ()
     votes: tuple[str, ...] = ()
     if rnd is not None:
@@ -82,13 +158,23 @@ def _you_view(state: GameState, rnd: Round | None, player_id: str) -> YouView:
         else:
             submitted = tuple(rnd.submissions.get(player_id, ()))
             votes = tuple(rnd.votes.get(player_id, ()))
-    return YouView(player_id, tuple(state.hands.get(player_id, ())), submitted, votes)
+    player = state.player(player_id)
+    return YouView(
+        player_id,
+        tuple(state.hands.get(player_id, ())),
+        submitted,
+        votes,
+        _owes(state, player_id, awaited, deadline),
+        player is not None and player.away,
+    )
 
 
 def view_for(state: GameState, viewer_id: str | None) -> GameView:
     """The game as `viewer_id` sees it; a non-member (or None) gets the spectator view."""
     rnd = state.round
     is_member = viewer_id is not None and state.player(viewer_id) is not None
+    awaited, deadline = state.awaited(), state.deadline()
+    you = _you_view(state, rnd, viewer_id, awaited, deadline) if is_member and viewer_id is not None else None
     return GameView(
         game_id=state.game_id,
         version=state.version,
@@ -96,11 +182,13 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
         settings=state.settings,
         host_id=state.host_id,
         players=tuple(
-            PlayerView(p.player_id, p.name, p.score, len(state.hands.get(p.player_id, ())))
+            PlayerView(p.player_id, p.name, p.score, len(state.hands.get(p.player_id, ())), p.away)
             for p in state.players
         ),
-        round=None if rnd is None else _round_view(state, rnd),
-        you=_you_view(state, rnd, viewer_id) if is_member and viewer_id is not None else None,
+        round=None if rnd is None else _round_view(state, rnd, awaited, deadline),
+        you=you,
+        your_turn=is_member and viewer_id is not None and your_turn(state, viewer_id),
         last_round=state.last_round,
         winners=tuple(state.winners),
+        end_reason=state.end_reason,
     )

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
+from dixit import engine
 from dixit.bots import RandomBot, next_mover
-from dixit.engine import apply, new_game
+from dixit.engine import Applied, new_game
 from dixit.moves import GiveClue, Join, Move, Start, Submit, Vote
 from dixit.settings import Settings
 from dixit.state import GameState, Phase
 from dixit.views import view_for
 
 HOST = "p0"
+# "Now" for every move in these tests, in epoch seconds: the core never reads a clock.
+NOW = 1_800_000_000
 STORYTELLER = "storyteller"
 
 
@@ -41,8 +44,13 @@ def seated_game(n: int, rules: str = "classic", seed: int = 1, target_score: int
     return act(lobby(n, rules, seed, target_score), Start(HOST))
 
 
-def act(state: GameState, move: Move) -> GameState:
-    return apply(state, move).state
+def apply(state: GameState, move: Move, now: int = NOW) -> Applied:
+    """The engine's apply, at a fixed time unless the test says otherwise."""
+    return engine.apply(state, move, now=now)
+
+
+def act(state: GameState, move: Move, now: int = NOW) -> GameState:
+    return apply(state, move, now).state
 
 
 def storyteller(state: GameState) -> str:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from dixit.bots import RandomBot, next_mover
-from dixit.engine import apply
 from dixit.moves import GiveClue, Submit, Vote
 from dixit.state import Phase
 from dixit.views import view_for
 
-from .helpers import bot_game, bots_for, lobby, seated_game
+from .helpers import apply, bot_game, bots_for, lobby, seated_game
 
 TABLES = [("classic", n) for n in range(3, 7)] + [("odyssey", n) for n in range(3, 13)]
 

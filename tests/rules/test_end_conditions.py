@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from dixit.engine import new_game
+from dixit.moves import Join, Start
+from dixit.settings import Settings
 from dixit.state import GameState, Phase
 
-from .helpers import STORYTELLER, everyone_votes_storyteller, others, play_round, seated_game, storyteller
+from .helpers import (
+    HOST,
+    STORYTELLER,
+    act,
+    everyone_votes_storyteller,
+    others,
+    play_round,
+    seated_game,
+    storyteller,
+)
 
 
 def scores(state: GameState) -> dict[str, int]:
@@ -17,11 +29,21 @@ def top_scorers(state: GameState) -> list[str]:
 
 
 def with_pile(state: GameState, size: int) -> GameState:
-    """The same game with only `size` cards left to draw: the rest are moved to the discard."""
+    """The same game with only `size` cards left to draw: the ones skipped over count as discarded."""
     state = state.copy()
-    state.discard.extend(state.pile[size:])
-    del state.pile[size:]
+    state.deck_position = len(state.deck()) - size
     return state
+
+
+def smallest_odyssey_game(players: int = 4) -> GameState:
+    """Odyssey with a custom deck of exactly the cards the hands take: nothing left to draw."""
+    settings = Settings.build(
+        "odyssey", ["tiny"], max_players=players, target_score=200, custom_decks={"tiny": 6 * players}
+    )
+    state = new_game("g", host_id=HOST, host_name="Host", settings=settings, seed=6)
+    for seat in range(1, players):
+        state = act(state, Join(f"p{seat}", f"Player {seat}"))
+    return act(state, Start(HOST))
 
 
 def one_finder(state: GameState) -> dict[str, str]:
@@ -126,23 +148,24 @@ def test_odyssey_shuffles_the_discard_into_the_pile_when_the_pile_cannot_refill_
     drawn = [state.hands[p][-1] for p in ("p2", "p3")]
     assert sorted(drawn + state.pile) == sorted(old_discard + table)
     assert state.pile != sorted(state.pile)  # shuffled, not left in catalogue order
-    assert state.draws == before.draws + 2  # one stream for the table, a fresh one for the reshuffle
+    # the table took the game's next stream; the reshuffle is the deck's next generation, with its own
+    assert state.draws == before.draws + 1
+    assert state.deck_generation == before.deck_generation + 1
 
 
 def test_odyssey_reshuffles_the_cards_just_played_when_nothing_else_is_left() -> None:
-    state = seated_game(4, "odyssey", seed=6)
-    state.pile, state.discard = [], []  # (cards taken out of the game: only the hands remain)
+    state = smallest_odyssey_game()
+    assert state.pile == []
     state = play_round(state, one_finder)
     assert state.phase is Phase.STORYTELLING
     assert all(len(hand) == 6 for hand in state.hands.values())
     assert state.pile == state.discard == []
 
 
-def test_odyssey_ends_only_when_even_the_reshuffled_discard_cannot_refill_every_hand() -> None:
-    state = seated_game(4, "odyssey", seed=6)
-    state.pile, state.discard = [], []
-    state.hands[storyteller(state)].pop()  # one card short: 5 are needed, only the 4 played come back
-    state = play_round(state, one_finder)
-    assert state.phase is Phase.FINISHED
-    assert state.round is None
-    assert state.winners == top_scorers(state)
+def test_odyssey_with_the_fewest_cards_its_settings_allow_never_runs_out() -> None:
+    state = smallest_odyssey_game()
+    for _ in range(8):
+        state = play_round(state, one_finder)
+        assert all(len(hand) == 6 for hand in state.hands.values())
+    assert state.phase is Phase.STORYTELLING
+    assert state.deck_generation == 8

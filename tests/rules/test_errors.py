@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 
 import dixit
-from dixit.engine import apply
 from dixit.errors import DixitError, IllegalMoveError, InvalidMoveError
-from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
+from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Timeout, Vote
 from dixit.state import GameState, Phase
 
 from .helpers import (
     HOST,
+    NOW,
     STORYTELLER,
     act,
+    apply,
     cast_votes,
     everyone_votes_storyteller,
     lobby,
@@ -26,7 +27,11 @@ from .helpers import (
     play_to,
     seated_game,
     storyteller,
+    submit_all,
 )
+
+# Two days after the moves of these tests (the default timeout is 48 hours).
+DEADLINE = NOW + 48 * 3600
 
 Case = Callable[[], tuple[GameState, Move]]
 
@@ -200,6 +205,18 @@ def card_not_on_table() -> tuple[GameState, Move]:
     return state, Vote(an_other(state), (state.hands[an_other(state)][0],))
 
 
+def sitting_out() -> tuple[GameState, Move]:
+    state = submitting()
+    silent = an_other(state)
+    state = submit_all(state, except_for=[silent])
+    state = act(state, Timeout(), now=DEADLINE)
+    return state, Vote(silent, (table_card_not_of(state, silent),))
+
+
+def not_due() -> tuple[GameState, Move]:
+    return submitting(), Timeout()
+
+
 def own_card_vote() -> tuple[GameState, Move]:
     state = voting()
     voter = an_other(state)
@@ -233,6 +250,8 @@ ILLEGAL: dict[str, Case] = {
         not_a_player,
         not_host,
         not_enough_players,
+        sitting_out,
+        not_due,
         game_started,
         game_finished,
         wrong_phase,
@@ -306,7 +325,15 @@ def test_a_move_in_the_wrong_phase_is_illegal(
 
 
 @pytest.mark.parametrize(
-    "move", [Join("x", "X"), Leave("p1"), Start(HOST), Submit("p1", ("base-001",)), Vote("p1", ("base-001",))]
+    "move",
+    [
+        Join("x", "X"),
+        Leave("p1"),
+        Start(HOST),
+        Submit("p1", ("base-001",)),
+        Vote("p1", ("base-001",)),
+        Timeout(),
+    ],
 )
 def test_every_move_on_a_finished_game_is_illegal(move: Move) -> None:
     with pytest.raises(IllegalMoveError) as error:

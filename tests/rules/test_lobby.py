@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from dixit.engine import apply, new_game
+from dixit.engine import new_game
 from dixit.errors import IllegalMoveError
 from dixit.moves import Join, Leave, Start
 from dixit.settings import Settings
 from dixit.state import Phase
 
-from .helpers import HOST, act, ids, lobby
+from .helpers import HOST, act, apply, ids, lobby
 
 
 def test_the_host_creates_the_game_seated_first_in_the_lobby() -> None:

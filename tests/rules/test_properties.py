@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dixit.cards import OFFICIAL_DECKS
-from dixit.engine import apply, hand_size
+from dixit.engine import hand_size
 from dixit.moves import GiveClue, Submit
 from dixit.settings import Ruleset
 from dixit.state import GameState, Phase
 from dixit.views import view_for
 
-from .helpers import bot_game, bot_steps, card_places, seated_game, storyteller, submission_size
+from .helpers import apply, bot_game, bot_steps, card_places, seated_game, storyteller, submission_size
 
 BOUNDED = settings(max_examples=50, deadline=None)
 

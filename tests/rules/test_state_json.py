@@ -8,7 +8,9 @@ import json
 import pytest
 
 from dixit.bots import next_mover
-from dixit.engine import apply, new_game
+from dixit.cards import OFFICIAL_DECKS
+from dixit.engine import new_game
+from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
 from dixit.moves import GiveClue, Join, Leave, Start
 from dixit.settings import Settings
 from dixit.state import GameState, Phase
@@ -17,6 +19,7 @@ from dixit.views import view_for
 from .helpers import (
     HOST,
     act,
+    apply,
     bot_game,
     bot_steps,
     bots_for,
@@ -25,7 +28,7 @@ from .helpers import (
     seated_game,
 )
 
-HOT_STATE_LIMIT = 4096
+ALL_DECKS = list(OFFICIAL_DECKS)
 
 
 @pytest.mark.parametrize(("rules", "players"), [("classic", 3), ("classic", 6), ("odyssey", 8)])
@@ -72,8 +75,7 @@ def test_a_copy_shares_nothing_mutable_with_the_original() -> None:
     state = play_round(seated_game(4, seed=23, target_score=200), everyone_votes_storyteller)
     before = state.to_json()
     copy = state.copy()
-    copy.pile.pop()
-    copy.discard.append("base-999")
+    copy.deck_position += 1
     copy.hands["p0"].clear()
     copy.players[0].score += 10
     assert copy.round is not None
@@ -81,24 +83,61 @@ def test_a_copy_shares_nothing_mutable_with_the_original() -> None:
     assert state.to_json() == before
 
 
-@pytest.mark.parametrize("bot_seed", range(5))
-def test_a_six_player_base_deck_game_stays_within_four_kilobytes_throughout(bot_seed: int) -> None:
-    # long but ASCII text: ids shaped like the app's (p_ + 16 hex), 40-character names, 200-character clues
-    player_ids = [f"p_{bot_seed * 100 + seat:016x}" for seat in range(6)]
+def worst_state_size(players: int, rules: str, decks: list[str], bot_seed: int) -> int:
+    """The largest state JSON, in UTF-8 bytes, over a whole bot game with the longest ASCII text allowed:
+    ids shaped like the app's (p_ + 16 hex), names and clues at their length limits."""
+    player_ids = [f"p_{bot_seed * 100 + seat:016x}" for seat in range(players)]
+    settings = Settings.build(rules, decks, target_score=60)
+    name, clue = "N" * MAX_NAME_LENGTH, "c" * MAX_CLUE_LENGTH
     state = new_game(
-        "g_" + "f" * 16, host_id=player_ids[0], host_name="H" * 40, settings=Settings.build(), seed=2**63 - 1
+        "g_" + "f" * 16, host_id=player_ids[0], host_name=name, settings=settings, seed=2**63 - 1
     )
     for player_id in player_ids[1:]:
-        state = act(state, Join(player_id, "N" * 40))
+        state = act(state, Join(player_id, name))
     state = act(state, Start(player_ids[0]))
     bots = bots_for(state, bot_seed)
     sizes = [len(state.to_json().encode())]
     while (mover := next_mover(state)) is not None:
         move = bots[mover].choose(view_for(state, mover))
         if isinstance(move, GiveClue):
-            move = dataclasses.replace(move, clue="c" * 200)
+            move = dataclasses.replace(move, clue=clue)
         assert move is not None
         state = act(state, move)
         sizes.append(len(state.to_json().encode()))
     assert state.phase is Phase.FINISHED
-    assert max(sizes) <= HOT_STATE_LIMIT, f"largest state: {max(sizes)} bytes"
+    return max(sizes)
+
+
+@pytest.mark.parametrize("bot_seed", range(3))
+@pytest.mark.parametrize(
+    ("players", "rules", "decks"),
+    [(6, "classic", ["base"]), (6, "classic", ALL_DECKS), (6, "odyssey", ALL_DECKS)],
+)
+def test_a_six_player_game_stays_within_two_kilobytes_whatever_the_decks(
+    players: int, rules: str, decks: list[str], bot_seed: int
+) -> None:
+    assert worst_state_size(players, rules, decks, bot_seed) <= 2048
+
+
+@pytest.mark.parametrize("bot_seed", range(2))
+@pytest.mark.parametrize("decks", [["base"], ALL_DECKS])
+def test_a_twelve_player_game_stays_within_four_kilobytes_whatever_the_decks(
+    decks: list[str], bot_seed: int
+) -> None:
+    assert worst_state_size(12, "odyssey", decks, bot_seed) <= 4096
+
+
+def test_the_deck_mix_changes_the_state_by_its_settings_only() -> None:
+    one = seated_game(6, seed=4)
+    many = Settings.build(decks=ALL_DECKS)
+    mixed = new_game("g1", host_id=HOST, host_name="Host", settings=many, seed=4)
+    for seat in range(1, 6):
+        mixed = act(mixed, Join(f"p{seat}", f"Player {seat}"))
+    mixed = act(mixed, Start(HOST))
+    grown = len(mixed.to_json()) - len(one.to_json())
+    settings_grown = len(json.dumps(many.to_dict(), separators=(",", ":"))) - len(
+        json.dumps(one.settings.to_dict(), separators=(",", ":"))
+    )
+    # no pile and no discard: only the settings grow, and each of the 36 card indices dealt may take up
+    # to two digits more (924 cards instead of 84)
+    assert grown <= settings_grown + 2 * 36

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from dixit.moves import Submit, Vote
-from dixit.state import GameState, Phase
-from dixit.views import GameView, view_for
+from dixit.state import EndReason, GameState, Phase
+from dixit.views import GameView, Owed, OwedMove, view_for
 
 from .helpers import (
     STORYTELLER,
@@ -204,3 +204,76 @@ def test_hand_sizes_follow_the_deal_and_each_card_played() -> None:
     state = act(state, Submit(a, tuple(state.hands[a][:2])))
     sizes = {p.player_id: p.hand_size for p in view_for(state, b).players}
     assert sizes == {teller: 6, a: 5, b: 7}
+
+
+# --- what a client needs to act ---------------------------------------------------------------------
+
+
+def test_the_storyteller_owes_a_clue_and_nobody_else_owes_anything() -> None:
+    state = seated_game(4, seed=SEED)
+    teller = storyteller(state)
+    deadline = state.deadline()
+    assert deadline is not None
+    view = view_for(state, teller)
+    assert view.your_turn
+    assert view.you is not None
+    assert view.you.owes == Owed(OwedMove.CLUE, (1,), deadline)
+    assert view.you.owes.count == 1
+    for other in others(state):
+        other_view = view_for(state, other)
+        assert not other_view.your_turn
+        assert other_view.you is not None
+        assert other_view.you.owes is None
+
+
+@pytest.mark.parametrize(("players", "count"), [(3, 2), (4, 1), (6, 1)])
+def test_submitters_owe_one_card_or_two_at_three_players(players: int, count: int) -> None:
+    state = play_to(Phase.SUBMITTING, players, seed=SEED)
+    view = view_for(state, others(state)[0])
+    assert view.you is not None
+    assert view.you.owes is not None
+    assert (view.you.owes.move, view.you.owes.counts) == (OwedMove.SUBMIT, (count,))
+    assert view.round is not None
+    assert view.round.cards_to_submit == count
+    assert not view_for(state, storyteller(state)).your_turn
+
+
+@pytest.mark.parametrize(("rules", "players", "counts"), [("classic", 6, (1,)), ("odyssey", 7, (1, 2))])
+def test_voters_owe_one_vote_or_a_choice_of_one_or_two_at_a_large_odyssey_table(
+    rules: str, players: int, counts: tuple[int, ...]
+) -> None:
+    state = play_to(Phase.VOTING, players, rules, seed=SEED)
+    view = view_for(state, others(state)[0])
+    assert view.you is not None
+    assert view.you.owes is not None
+    assert (view.you.owes.move, view.you.owes.counts) == (OwedMove.VOTE, counts)
+    assert view.you.owes.count == (1 if counts == (1,) else None)
+    assert view.round is not None
+    assert view.round.votes_allowed == counts
+
+
+def test_the_waiting_players_are_named_with_their_move_and_deadline() -> None:
+    state = play_to(Phase.SUBMITTING, 4, seed=SEED)
+    a, b, c = others(state)
+    state = act(state, Submit(b, (state.hands[b][0],)))
+    view = view_for(state, None)
+    assert view.round is not None
+    assert [(w.player_id, w.name, w.move, w.deadline) for w in view.round.waiting] == [
+        (p, state.player(p).name, OwedMove.SUBMIT, state.deadline())  # type: ignore[union-attr]
+        for p in (a, c)
+    ]
+    assert not view.your_turn  # a spectator never owes anything
+
+
+def test_only_the_host_of_a_lobby_that_can_start_has_a_turn() -> None:
+    assert not view_for(lobby(2), "p0").your_turn
+    assert view_for(lobby(3), "p0").your_turn
+    assert not view_for(lobby(3), "p1").your_turn
+
+
+def test_a_finished_game_says_why_it_ended_and_owes_nothing() -> None:
+    state = play_round(seated_game(4, seed=SEED, target_score=1), everyone_votes_storyteller)
+    view = view_for(state, "p0")
+    assert view.end_reason is EndReason.TARGET_SCORE
+    assert view.round is None
+    assert not view.your_turn

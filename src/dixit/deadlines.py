@@ -1,0 +1,55 @@
+"""When something is due in a game: reminders before a deadline, and the deadline itself.
+
+A pure function of the state, so the sweep computes nothing about rules: it asks what is due, acts
+(a reminder, or `Timeout` at the deadline), and stores the next moment returned here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dixit.settings import TimeoutPolicy
+from dixit.state import GameState
+
+
+class DueKind(StrEnum):
+    REMINDER = "reminder"  # half the time is gone
+    LAST_CALL = "last_call"  # a tenth of the time is left
+    TIMEOUT = "timeout"  # the deadline under `skip`: apply a Timeout move
+    OVERDUE = "overdue"  # the deadline under `wait`: remind once more, nothing is skipped
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    at: int
+    kind: DueKind
+    deadline: int
+    # Who owes the move(s) the reminder or timeout is about, in seat order.
+    player_ids: tuple[str, ...]
+
+
+def schedule(state: GameState) -> tuple[Due, ...]:
+    """Everything due for the owed moves of the current phase, in time order (empty if nothing is owed)."""
+    deadline = state.deadline()
+    if deadline is None:
+        return ()
+    owed = state.awaited()
+    length = state.settings.move_timeout_seconds
+    at_deadline = DueKind.TIMEOUT if state.settings.timeout_policy is TimeoutPolicy.SKIP else DueKind.OVERDUE
+    return (
+        Due(deadline - length + length // 2, DueKind.REMINDER, deadline, owed),
+        Due(deadline - length // 10, DueKind.LAST_CALL, deadline, owed),
+        Due(deadline, at_deadline, deadline, owed),
+    )
+
+
+def next_due(state: GameState, after: int | None = None) -> Due | None:
+    """The first thing due strictly after `after` (or the first of all), None when nothing is owed."""
+    return next((due for due in schedule(state) if after is None or due.at > after), None)
+
+
+def due_now(state: GameState, now: int) -> Due | None:
+    """What to act on at `now`: the latest point already reached (a late sweep skips stale reminders)."""
+    reached = [due for due in schedule(state) if due.at <= now]
+    return reached[-1] if reached else None
