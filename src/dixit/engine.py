@@ -272,23 +272,19 @@ def _timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult |
 def _skip_away(state: GameState, now: int) -> RoundResult | None:
     """Skip at once the owed moves of away players, as a timeout would, until someone present owes one.
 
-    Only `skip` games ever have away players, since only a skipping timeout counts a miss.
+    Only `skip` games ever have away players, since only a skipping timeout counts a miss. Voting needs
+    nothing here: an away player never has a card on the table, since submitting brings them back.
     """
-    while state.phase in IN_PLAY:
+    while state.phase in (Phase.STORYTELLING, Phase.SUBMITTING):
         rnd = _current_round(state)
         away = [pid for pid in state.awaited() if _is_away(state, pid)]
         if not away:
             return None
         if state.phase is Phase.STORYTELLING:
             _pass_role(state, now)
-        elif state.phase is Phase.SUBMITTING:
-            rnd.sitting_out.extend(away)
-            if not state.awaited():
-                return _close_submissions(state, now)
-            return None
-        else:
-            # Away players never have a card on the table (a submission brings them back); be safe anyway.
-            return _finish_round(state, now) if set(away) == set(state.awaited()) else None
+            continue
+        rnd.sitting_out.extend(away)
+        return None if state.awaited() else _close_submissions(state, now)
     return None
 
 
