@@ -165,26 +165,26 @@ class Settings:
         return self.move_timeout_hours * 3600
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        # A custom deck is written once, with its card count: ["base", ["ours", 12]].
+        custom = dict(self.custom_decks)
+        return {
             "rules": self.rules.value,
-            "decks": list(self.decks),
+            "decks": [[d, custom[d]] if d in custom else d for d in self.decks],
             "max_players": self.max_players,
             "target_score": self.target_score,
             "move_timeout_hours": self.move_timeout_hours,
             "timeout_policy": self.timeout_policy.value,
         }
-        if self.custom_decks:
-            data["custom_decks"] = [list(pair) for pair in self.custom_decks]
-        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
+        decks = [(d, None) if isinstance(d, str) else (str(d[0]), int(d[1])) for d in data["decks"]]
         return cls(
             Ruleset(data["rules"]),
-            tuple(data["decks"]),
+            tuple(d for d, _ in decks),
             data["max_players"],
             data["target_score"],
-            tuple((str(d), int(n)) for d, n in data.get("custom_decks", ())),
+            tuple((d, n) for d, n in decks if n is not None),
             int(data.get("move_timeout_hours", DEFAULT_MOVE_TIMEOUT_HOURS)),
             TimeoutPolicy(data.get("timeout_policy", TimeoutPolicy.SKIP.value)),
         )
