@@ -247,7 +247,7 @@ def _require_due(state: GameState, now: int) -> None:
     _require_phase(state, *IN_PLAY)
     deadline = state.deadline()
     if deadline is None or now < deadline:
-        raise IllegalMoveError("not_due", f"nothing times out before {deadline}")
+        raise IllegalMoveError("not_due", f"the owed moves time out at {deadline}, not at {now}")
 
 
 def _timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult | None]:

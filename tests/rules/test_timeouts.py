@@ -102,7 +102,9 @@ def test_nothing_is_due_in_the_lobby_or_once_the_game_is_over() -> None:
 def test_a_silent_storyteller_loses_the_role_to_the_next_seat_and_the_round_restarts_same_hands() -> None:
     state = game()
     teller = storyteller(state)
-    after = time_out(state)
+    applied = apply(state, Timeout(), now=DEADLINE)
+    assert applied.timed_out == (teller,)
+    after = applied.state
     assert after.phase is Phase.STORYTELLING
     assert after.round is not None
     assert after.round.number == 1
