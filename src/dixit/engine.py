@@ -81,7 +81,7 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
         case GiveClue():
             _give_clue(new, move, now)
         case Submit():
-            finished = _submit(new, move, now)
+            _submit(new, move, now)
         case Vote():
             finished = _vote(new, move, now)
         case Timeout():
@@ -191,7 +191,7 @@ def _give_clue(state: GameState, move: GiveClue, now: int) -> None:
     _skip_away(state, now)
 
 
-def _submit(state: GameState, move: Submit, now: int) -> RoundResult | None:
+def _submit(state: GameState, move: Submit, now: int) -> None:
     _require_phase(state, Phase.SUBMITTING)
     player = _require_member(state, move.player_id)
     rnd = _current_round(state)
@@ -209,8 +209,7 @@ def _submit(state: GameState, move: Submit, now: int) -> RoundResult | None:
         rnd.sitting_out.remove(move.player_id)
     rnd.submissions[move.player_id] = list(move.card_ids)
     if not state.awaited():
-        return _close_submissions(state, now)
-    return None
+        _close_submissions(state, now)
 
 
 def _vote(state: GameState, move: Vote, now: int) -> RoundResult | None:
@@ -263,13 +262,13 @@ def _timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult |
         _pass_role(state, now)
     elif state.phase is Phase.SUBMITTING:
         rnd.sitting_out.extend(silent)
-        finished = _close_submissions(state, now)
+        _close_submissions(state, now)
     else:
         finished = _finish_round(state, now)
     return silent, finished
 
 
-def _skip_away(state: GameState, now: int) -> RoundResult | None:
+def _skip_away(state: GameState, now: int) -> None:
     """Skip at once the owed moves of away players, as a timeout would, until someone present owes one.
 
     Only `skip` games ever have away players, since only a skipping timeout counts a miss. Voting needs
@@ -279,13 +278,14 @@ def _skip_away(state: GameState, now: int) -> RoundResult | None:
         rnd = _current_round(state)
         away = [pid for pid in state.awaited() if _is_away(state, pid)]
         if not away:
-            return None
+            return
         if state.phase is Phase.STORYTELLING:
             _pass_role(state, now)
             continue
         rnd.sitting_out.extend(away)
-        return None if state.awaited() else _close_submissions(state, now)
-    return None
+        if not state.awaited():
+            _close_submissions(state, now)
+        return
 
 
 def _is_away(state: GameState, player_id: str) -> bool:
@@ -306,7 +306,7 @@ def _pass_role(state: GameState, now: int) -> None:
     _skip_away(state, now)
 
 
-def _close_submissions(state: GameState, now: int) -> RoundResult | None:
+def _close_submissions(state: GameState, now: int) -> None:
     """Nobody present still owes a card: lay out the table, or void the round if it is too thin."""
     rnd = _current_round(state)
     assert rnd.storyteller_card is not None
@@ -317,7 +317,7 @@ def _close_submissions(state: GameState, now: int) -> RoundResult | None:
         for pid, cards in rnd.submissions.items():
             state.hands[pid].extend(cards)
         _pass_role(state, now)
-        return None
+        return
     # Sorting first makes the order a function of the set of cards and the RNG alone,
     # never of who played what or when.
     table = sorted([rnd.storyteller_card, *beside])
@@ -325,7 +325,6 @@ def _close_submissions(state: GameState, now: int) -> RoundResult | None:
     rnd.table = table
     rnd.since = now
     state.phase = Phase.VOTING
-    return _skip_away(state, now)
 
 
 def _finish_round(state: GameState, now: int) -> RoundResult:
