@@ -34,7 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD)
 
 openapi: $(STAMP)
-	$(BIN)/python -m handlers.openapi > openapi.json
+	$(BIN)/python -m handlers.api > openapi.json
 
 # Refresh the pinned versions that make every fresh clone install the same tree.
 lock: $(STAMP)

@@ -221,9 +221,10 @@ def test_every_route_is_declared_as_an_api_event_of_the_api_function(
 
 
 def test_every_route_the_api_serves_is_declared_in_the_template(template: dict[str, Any]) -> None:
-    from handlers.api import openapi_json
+    from handlers import openapi
+    from handlers.api import app
 
-    document = json.loads(openapi_json())
+    document = json.loads(openapi.document(app))
     served = {
         (method.upper(), path) for path, operations in document["paths"].items() for method in operations
     }

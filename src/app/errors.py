@@ -1,48 +1,44 @@
-"""Errors of the service layer that are not rule errors: who you are, what exists, what you may do."""
+"""Errors of the service layer that are not rule errors: who you are, what exists, what you may do.
+
+They say what went wrong in the game's terms; handlers.problems alone decides how HTTP shows them.
+"""
 
 from __future__ import annotations
 
 
 class AppError(Exception):
-    status: int = 500
-    title: str = "Internal Server Error"
-
     def __init__(self, code: str, detail: str) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
 
 
-class BadRequest(AppError):
-    status, title = 400, "Bad Request"
-
-
-class Unauthorized(AppError):
-    status, title = 401, "Unauthorized"
+class NotAuthenticated(AppError):
+    """No credentials, or credentials that name nobody."""
 
 
 class Forbidden(AppError):
-    status, title = 403, "Forbidden"
+    """The caller is known but may not do this (a private game, a wrong invite code)."""
 
 
 class NotFound(AppError):
-    status, title = 404, "Not Found"
+    """No such game or deck."""
 
 
 class Conflict(AppError):
-    status, title = 409, "Conflict"
+    """Not possible now, though it might be later (the game kept changing)."""
 
 
-class PreconditionFailed(AppError):
-    status, title = 412, "Precondition Failed"
+class StaleVersion(AppError):
+    """The caller asked for a version of the game that is no longer the current one."""
 
-
-class PayloadTooLarge(AppError):
-    status, title = 413, "Payload Too Large"
+    def __init__(self, current_version: int) -> None:
+        super().__init__("stale_version", f"the game is now at version {current_version}")
+        self.current_version = current_version
 
 
 class VersionConflict(Exception):
-    """The game item changed since it was read: the conditional write lost a race."""
+    """A store's conditional write lost a race: the game item changed since it was read."""
 
     def __init__(self, current_version: int | None) -> None:
         super().__init__(f"game is now at version {current_version}")

@@ -1,4 +1,7 @@
-"""The only module that talks to DynamoDB: the single game table (layout in docs/architecture.md)."""
+"""The only module that talks to DynamoDB: the single game table (layout in docs/architecture.md).
+
+It implements app.store.Store; a failed write condition becomes the domain's VersionConflict.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +14,12 @@ from botocore.exceptions import ClientError
 from app import aws_clients
 from app.errors import VersionConflict
 from app.records import GameRecord, PlayerRecord, Visibility
-from dixit.state import GameState, Phase, RoundResult
+from app.store import DUE, LOBBY, listing
+from dixit.state import GameState, RoundResult
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-LOBBY = "LOBBY"
-DUE = "DUE"
 INDEX = "gsi1"
 _BATCH_GET_LIMIT = 100
 
@@ -46,14 +48,12 @@ def _game_item(record: GameRecord) -> dict[str, Any]:
         "created_at": {"S": record.created_at},
         "updated_at": {"S": record.updated_at},
     }
-    # gsi1 is sparse: only open public lobbies and games waiting on someone are indexed.
-    if state.phase is Phase.LOBBY and record.visibility is Visibility.PUBLIC:
-        item["gsi1pk"] = {"S": LOBBY}
-        item["gsi1sk"] = {"S": f"{record.created_at}#{record.game_id}"}
-    elif record.due_at is not None and state.phase is not Phase.FINISHED:
-        item["gsi1pk"] = {"S": DUE}
-        item["gsi1sk"] = {"S": f"{record.due_at}#{record.game_id}"}
-        item["due_at"] = {"S": record.due_at}
+    # gsi1 is sparse: only the games some listing shows are indexed.
+    entry = listing(record)
+    if entry is not None:
+        item["gsi1pk"], item["gsi1sk"] = {"S": entry[0]}, {"S": entry[1]}
+        if entry[0] == DUE:
+            item["due_at"] = {"S": record.due_at}
     return item
 
 
@@ -82,7 +82,7 @@ def _version_in(item: dict[str, Any] | None) -> int | None:
     return int(item["version"]["N"])
 
 
-class GameStore:
+class DynamoGameStore:
     """Reads and conditional writes on the game table. Built per invocation; the client is shared."""
 
     def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
@@ -98,16 +98,21 @@ class GameStore:
     # Players
 
     def create_player(self, player: PlayerRecord) -> None:
-        self.client.put_item(
-            TableName=self.table_name,
-            Item={
-                **_player_key(player.player_id),
-                "name": {"S": player.name},
-                "token_hash": {"S": player.token_hash},
-                "created_at": {"S": player.created_at},
-            },
-            ConditionExpression="attribute_not_exists(pk)",
-        )
+        try:
+            self.client.put_item(
+                TableName=self.table_name,
+                Item={
+                    **_player_key(player.player_id),
+                    "name": {"S": player.name},
+                    "token_hash": {"S": player.token_hash},
+                    "created_at": {"S": player.created_at},
+                },
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ClientError as error:
+            if not _is_conditional_failure(error):
+                raise
+            raise VersionConflict(None) from None
 
     def get_player(self, player_id: str) -> PlayerRecord | None:
         item = self.client.get_item(TableName=self.table_name, Key=_player_key(player_id)).get("Item")
@@ -136,7 +141,12 @@ class GameStore:
             },
             {"Put": self._membership_put(record.state.host_id, record)},
         ]
-        self.client.transact_write_items(TransactItems=items)
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            if not _is_conditional_failure(error):
+                raise
+            raise VersionConflict(None) from None
 
     def save_game(
         self,

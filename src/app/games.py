@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from app.errors import Conflict, Forbidden, NotFound, PreconditionFailed, VersionConflict
-from app.etags import game_etag, matches
+from app.errors import Conflict, Forbidden, NotFound, StaleVersion, VersionConflict
 from app.records import GameRecord, PlayerRecord, Visibility
 from app.services import Services
 from app.telemetry import count, logger
 from dixit import engine
-from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Vote
+from dixit.moves import Move
 from dixit.settings import Settings
 from dixit.state import Phase, RoundResult
 from dixit.views import waiting_for
@@ -100,24 +98,23 @@ def play(
     game_id: str,
     move: Move,
     *,
-    if_match: str | None = None,
-    admit: Callable[[GameRecord], None] | None = None,
+    expected_version: int | None = None,
+    invite_code: str | None = None,
 ) -> GameRecord:
-    """Apply `move` with optimistic concurrency.
+    """Apply `move` for `player` with optimistic concurrency: the one way any move reaches a game.
 
     A lost race re-reads and re-applies the same move; if it is no longer legal the rule error says
-    why. With `If-Match`, a changed game is a 412 instead: the client asked for exactly that version.
-    `admit` checks what the rules do not know (an invite code) on the very read the move is applied to.
+    why. With `expected_version`, a changed game is StaleVersion instead: the caller asked for exactly
+    that version. A move that seats the player in a private game needs the game's `invite_code`.
     """
     attempts = services.settings.move_attempts
     for attempt in range(1, attempts + 1):
         record = load_game(services, game_id)
-        current = game_etag(game_id, record.version, player.player_id)
-        if if_match is not None and not matches(if_match, current, weak=False):
-            raise PreconditionFailed("stale_version", f"the game is now at version {record.version}")
-        if admit is not None:
-            admit(record)
+        if expected_version is not None and record.version != expected_version:
+            raise StaleVersion(record.version)
         applied = engine.apply(record.state, move, now=int(services.clock().timestamp()))
+        if player.player_id in applied.joined:
+            _check_invite(record, invite_code)
         updated = replace(record, state=applied.state, updated_at=services.now_iso())
         updated.due_at = _due_at(services, updated)
         try:
@@ -142,42 +139,14 @@ def play(
     raise Conflict("busy_game", "the game kept changing while your move was applied; try again")
 
 
-def join_game(services: Services, player: PlayerRecord, game_id: str, invite_code: str | None) -> GameRecord:
-    def check_invite(record: GameRecord) -> None:
-        if record.visibility is not Visibility.PRIVATE or record.state.player(player.player_id) is not None:
-            return
-        if not invite_code:
-            raise Forbidden("invite_required", "this game is private: an invite_code is needed")
-        if not secrets.compare_digest(invite_code, record.invite_code):
-            raise Forbidden("bad_invite_code", "that invite code does not open this game")
-
-    return play(services, player, game_id, Join(player.player_id, player.name), admit=check_invite)
-
-
-def leave_game(services: Services, player: PlayerRecord, game_id: str, if_match: str | None) -> GameRecord:
-    return play(services, player, game_id, Leave(player.player_id), if_match=if_match)
-
-
-def start_game(services: Services, player: PlayerRecord, game_id: str, if_match: str | None) -> GameRecord:
-    return play(services, player, game_id, Start(player.player_id), if_match=if_match)
-
-
-def give_clue(
-    services: Services, player: PlayerRecord, game_id: str, card_id: str, clue: str, if_match: str | None
-) -> GameRecord:
-    return play(services, player, game_id, GiveClue(player.player_id, card_id, clue), if_match=if_match)
-
-
-def submit_cards(
-    services: Services, player: PlayerRecord, game_id: str, card_ids: list[str], if_match: str | None
-) -> GameRecord:
-    return play(services, player, game_id, Submit(player.player_id, tuple(card_ids)), if_match=if_match)
-
-
-def vote(
-    services: Services, player: PlayerRecord, game_id: str, card_ids: list[str], if_match: str | None
-) -> GameRecord:
-    return play(services, player, game_id, Vote(player.player_id, tuple(card_ids)), if_match=if_match)
+def _check_invite(record: GameRecord, invite_code: str | None) -> None:
+    if record.visibility is not Visibility.PRIVATE:
+        return
+    if not invite_code:
+        raise Forbidden("invite_required", "this game is private: an invite_code is needed")
+    # Bytes: compare_digest refuses non-ASCII str, and an invite code is whatever the client sent.
+    if not secrets.compare_digest(invite_code.encode(), record.invite_code.encode()):
+        raise Forbidden("bad_invite_code", "that invite code does not open this game")
 
 
 @dataclass(frozen=True, slots=True)

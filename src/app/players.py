@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 
-from app.errors import Unauthorized
+from app.errors import NotAuthenticated
 from app.records import PlayerRecord
 from app.services import Services
 from dixit.engine import check_name
@@ -35,13 +35,13 @@ def register(services: Services, name: str) -> tuple[PlayerRecord, str]:
 def authenticate(services: Services, authorization: str | None) -> PlayerRecord:
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("missing_token", "send 'Authorization: Bearer <token>'")
+        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
     player_id, _, secret = token.strip().partition(".")
     if not player_id.startswith("p_") or not secret or len(player_id) > 40:
-        raise Unauthorized("invalid_token", "the token is not valid")
+        raise NotAuthenticated("invalid_token", "the token is not valid")
     player = services.store.get_player(player_id)
     # Compare even when the player is unknown, so timing does not reveal which ids exist.
     expected = player.token_hash if player is not None else _hash("")
     if not hmac.compare_digest(expected, _hash(secret)) or player is None:
-        raise Unauthorized("invalid_token", "the token is not valid")
+        raise NotAuthenticated("invalid_token", "the token is not valid")
     return player

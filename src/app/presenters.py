@@ -79,6 +79,7 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         ),
         last_round=None if view.last_round is None else round_result(view.last_round),
         winners=list(view.winners),
+        end_reason=record.state.end_reason,
         created_at=record.created_at,
         updated_at=record.updated_at,
     )

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.records import Visibility
-from dixit.state import Phase
+from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
+from dixit.state import EndReason, Phase
 
 
 class Request(BaseModel):
@@ -26,7 +27,7 @@ class Problem(BaseModel):
 
 
 class CreatePlayer(Request):
-    name: str = Field(max_length=200, examples=["Ada"])
+    name: str = Field(max_length=MAX_NAME_LENGTH, examples=["Ada"])
 
 
 class PlayerCreated(BaseModel):
@@ -54,7 +55,7 @@ class JoinGame(Request):
 
 class GiveClue(Request):
     card_id: str = Field(max_length=64, examples=["base-017"])
-    clue: str = Field(max_length=1000, examples=["the last door"])
+    clue: str = Field(max_length=MAX_CLUE_LENGTH, examples=["the last door"])
 
 
 class ChooseCards(Request):
@@ -124,6 +125,7 @@ class GameOut(BaseModel):
     you: YouOut | None = Field(description="Null for a spectator")
     last_round: RoundResultOut | None
     winners: list[str]
+    end_reason: EndReason | None = Field(description="Why the game ended; null until it has")
     created_at: str
     updated_at: str
 

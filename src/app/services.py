@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from app.card_images import CardImages
-from app.game_store import GameStore
+from app.game_store import DynamoGameStore
 from app.notifier import Notifier
 from app.settings import AppSettings
+from app.store import Store
 
 
 def utc_now() -> datetime:
@@ -19,7 +20,7 @@ def utc_now() -> datetime:
 @dataclass(slots=True)
 class Services:
     settings: AppSettings
-    store: GameStore
+    store: Store
     images: CardImages
     notifier: Notifier
     clock: Callable[[], datetime] = field(default=utc_now)
@@ -28,7 +29,7 @@ class Services:
     def from_settings(cls, settings: AppSettings) -> Services:
         return cls(
             settings=settings,
-            store=GameStore(settings.table_name),
+            store=DynamoGameStore(settings.table_name),
             images=CardImages(settings.card_bucket, settings.image_url_ttl_seconds),
             notifier=Notifier(settings.nudge_topic_arn),
         )

@@ -1,24 +1,67 @@
-"""Request helpers shared by the routers: who is calling, which adapters to use, how to answer."""
+"""What the routers share: the injected caller and adapters, the caching and idempotency headers, answers."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import Response, content_types
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+from aws_lambda_powertools.event_handler import Depends, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.event_handler.request import Request
 from pydantic import BaseModel
 
 from app import idempotency
-from app.errors import BadRequest, NotFound, Unauthorized
-from app.etags import game_etag
+from app.errors import NotAuthenticated, NotFound
 from app.presenters import game as present_game
 from app.records import GameRecord, PlayerRecord
 from app.services import Services
+from handlers.etags import game_etag
 
 _GAME_ID = re.compile(r"^g_[0-9a-f]{16}$")
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+
+def services(request: Request) -> Services:
+    """The adapters lambda_handler built for this invocation."""
+    found: Services = request.context["services"]
+    return found
+
+
+def caller(request: Request) -> PlayerRecord:
+    """The player lambda_handler authenticated before routing (every route but the public ones)."""
+    player: PlayerRecord | None = request.context.get("player")
+    if player is None:
+        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    return player
+
+
+Adapters = Annotated[Services, Depends(services)]
+Caller = Annotated[PlayerRecord, Depends(caller)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=idempotency.MAX_KEY_LENGTH,
+        pattern=r"\S",
+        description="Retry-safe POST: the first answer is replayed; the same key with another body is a 422.",
+    ),
+]
+IfMatch = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        description="ETag from GET /games/{game_id}: apply only if the game has not changed (else 412).",
+    ),
+]
+IfNoneMatch = Annotated[
+    str | None,
+    Header(
+        alias="If-None-Match",
+        description="ETag from an earlier GET: 304 Not Modified while the game is unchanged for you.",
+    ),
+]
 
 
 class NotModified(Exception):
@@ -33,35 +76,17 @@ class NotModified(Exception):
         self.etag = etag
 
 
-def services(router: APIGatewayRouter) -> Services:
-    found: Services = router.context["services"]
-    return found
-
-
-def header(router: APIGatewayRouter, name: str) -> str | None:
-    value: str | None = router.current_event.headers.get(name)
-    return value
-
-
-def caller(router: APIGatewayRouter) -> PlayerRecord:
-    """The player lambda_handler authenticated before routing (every route but the public ones)."""
-    player: PlayerRecord | None = router.context.get("player")
-    if player is None:
-        raise Unauthorized("missing_token", "send 'Authorization: Bearer <token>'")
-    return player
-
-
 def check_game_id(game_id: str) -> str:
     if not _GAME_ID.fullmatch(game_id):
         raise NotFound("game_not_found", f"there is no game {game_id}")
     return game_id
 
 
-def game_response(
-    router: APIGatewayRouter, record: GameRecord, viewer_id: str | None, status: int = 200
+def game_answer(
+    adapters: Services, record: GameRecord, viewer_id: str | None, status: int = 200
 ) -> dict[str, Any]:
     """A game view as a replayable answer: status, body and the viewer's ETag."""
-    body = present_game(record, viewer_id, services(router).images).model_dump(mode="json")
+    body = present_game(record, viewer_id, adapters.images).model_dump(mode="json")
     return {
         "status": status,
         "body": body,
@@ -83,28 +108,25 @@ def json_response(model: BaseModel, status: int = 200) -> Response[Any]:
 
 
 def once(
-    router: APIGatewayRouter,
+    request: Request,
+    adapters: Services,
     player: PlayerRecord,
+    key: str | None,
     body: BaseModel | None,
     compute: Callable[[], dict[str, Any]],
 ) -> Response[Any]:
     """Answer a POST, applying it at most once per `Idempotency-Key` (when the client sends one)."""
-    key = header(router, "Idempotency-Key")
     if key is None:
         return to_response(compute())
-    if not key.strip() or len(key) > idempotency.MAX_KEY_LENGTH:
-        raise BadRequest(
-            "invalid_idempotency_key", f"Idempotency-Key must be 1..{idempotency.MAX_KEY_LENGTH} chars"
-        )
-    settings = services(router).settings
+    settings = adapters.settings
     answer = idempotency.run_once(
         table_name=settings.table_name,
         ttl_seconds=settings.idempotency_ttl_seconds,
         player_id=player.player_id,
         key=key,
-        route=f"{router.current_event.http_method} {router.current_event.path}",
+        route=f"{request.method} {request.resolved_event.path}",
         body=None if body is None else body.model_dump(mode="json"),
         compute=compute,
-        lambda_context=router.lambda_context,
+        lambda_context=request.context.get("lambda_context"),
     )
     return to_response(answer)

@@ -1,89 +1,53 @@
-"""The OpenAPI document: generated from the routes, then told what the generator cannot see.
+"""The OpenAPI document and its Swagger UI page, built only when one of them is asked for.
 
-Powertools derives paths and bodies from the code; the problem+json error shape, the caching and
-idempotency headers live in handlers.problems and handlers.http, so they are added here, in one place.
-Run `python -m handlers.openapi > openapi.json` to refresh the committed copy (a test fails on drift).
+Everything the document says is declared on the routes (parameters, headers, responses) and in
+`configure`; nothing is edited after generation. This module is imported lazily by the two routes that
+serve it, so a cold start of the API never pays for the OpenAPI models or the Swagger assets.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from pathlib import Path
 
-from app.schemas import Problem
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+from aws_lambda_powertools.event_handler.openapi import swagger_ui
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
+from aws_lambda_powertools.event_handler.openapi.swagger_ui import generate_swagger_html
 
-_PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
-_ERRORS = {
-    "400": "Malformed request (for example invalid JSON or Idempotency-Key)",
-    "401": "Missing or invalid bearer token",
-    "403": "Not allowed: not a member, not the host, or a wrong invite code",
-    "404": "No such game, deck or route",
-    "409": "Not legal now, or lost a race to another move",
-    "412": "If-Match no longer matches the game",
-    "413": "Request body too large",
-    "422": "Input that can never be valid (schema, clue, card ids, card count)",
-    "500": "Unexpected error; logged with the correlation id",
-}
-_IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "description": "Retry-safe POST: the first answer is replayed; the same key with another body is a 422.",
-    "schema": {"type": "string", "maxLength": 128},
-}
-_IF_MATCH = {
-    "name": "If-Match",
-    "in": "header",
-    "required": False,
-    "description": "ETag from GET /games/{game_id}: apply only if the game has not changed (else 412).",
-    "schema": {"type": "string"},
-}
-_IF_NONE_MATCH = {
-    "name": "If-None-Match",
-    "in": "header",
-    "required": False,
-    "description": "ETag from an earlier GET: 304 Not Modified while the game is unchanged for you.",
-    "schema": {"type": "string"},
-}
-_MOVE_SUFFIXES = ("/leave", "/start", "/clue", "/submissions", "/votes")
+TITLE = "Dixit by mail"
+VERSION = "1.0.0"
+DESCRIPTION = (
+    "Play Dixit asynchronously. Authenticate with `Authorization: Bearer <token>` from `POST /players`. "
+    "POST routes accept `Idempotency-Key`; `GET /games/{game_id}` answers `If-None-Match` with 304; "
+    "move routes accept `If-Match` (412 when stale). "
+    "Errors are application/problem+json with a stable `code`."
+)
+# Relative: Swagger UI resolves it against the page it is on, so "Try it out" reaches the API whether
+# it is served at the root (`make run`) or under a stage prefix (/dev).
+SERVERS = [Server(url=".", description="This API, wherever this document is served from")]
+_SWAGGER_ASSETS = Path(swagger_ui.__file__).parent
 
 
-def _problem_response(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/problem+json": {"schema": _PROBLEM_REF}}}
+def configure(app: APIGatewayRestResolver) -> None:
+    app.configure_openapi(
+        title=TITLE,
+        version=VERSION,
+        description=DESCRIPTION,
+        servers=SERVERS,
+        security_schemes={"bearerAuth": HTTPBearer(bearerFormat="opaque token")},
+    )
 
 
-def document() -> dict[str, Any]:
-    from handlers.api import openapi_json
-
-    doc: dict[str, Any] = json.loads(openapi_json())
-    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
-    schemas["Problem"] = Problem.model_json_schema()
-    for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):
-        schemas.pop(name, None)
-    for path, operations in doc["paths"].items():
-        for method, operation in operations.items():
-            responses = operation.setdefault("responses", {})
-            for status, description in _ERRORS.items():
-                if status == "401" and "security" not in operation:
-                    continue
-                responses[status] = _problem_response(description)
-            parameters = operation.setdefault("parameters", [])
-            if method == "post" and path != "/players":
-                parameters.append(_IDEMPOTENCY_KEY)
-            if method == "post" and path.endswith(_MOVE_SUFFIXES):
-                parameters.append(_IF_MATCH)
-            if method == "get" and path == "/games/{game_id}":
-                parameters.append(_IF_NONE_MATCH)
-                responses["304"] = {"description": "Not Modified: your view has not changed"}
-            if not parameters:
-                del operation["parameters"]
-    return doc
+def document(app: APIGatewayRestResolver) -> str:
+    """The document, sorted and indented so the committed openapi.json diffs cleanly."""
+    configure(app)
+    return json.dumps(json.loads(app.get_openapi_json_schema()), indent=2, sort_keys=True) + "\n"
 
 
-def render() -> str:
-    # Sorted and indented so the committed file diffs cleanly.
-    return json.dumps(document(), indent=2, sort_keys=True) + "\n"
-
-
-if __name__ == "__main__":
-    print(render(), end="")
+def swagger_page(app: APIGatewayRestResolver) -> str:
+    """Swagger UI with the very document /openapi.json serves embedded (assets bundled by Powertools)."""
+    spec = document(app).replace("</", "<\\/")  # the JSON sits inside a <script> element
+    js = (_SWAGGER_ASSETS / "swagger-ui-bundle.min.js").read_text(encoding="utf-8")
+    css = (_SWAGGER_ASSETS / "swagger-ui.min.css").read_text(encoding="utf-8")
+    return generate_swagger_html(spec, js, css, "", None)

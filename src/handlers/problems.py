@@ -1,12 +1,14 @@
 """Every error becomes an RFC 9457 problem+json response here, and only here.
 
-Rule errors keep their stable codes; anything unexpected is a 500 without internals, logged with the
-correlation id so it can be found.
+Domain errors (app.errors) and rule errors (dixit.errors) carry a stable code and say nothing about
+HTTP; this module alone maps them to a status and title, and documents per route which problems it can
+answer. Anything unexpected is a 500 without internals, logged with the correlation id.
 """
 
 from __future__ import annotations
 
 import json
+from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
@@ -14,23 +16,60 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestValidationError,
     ResponseValidationError,
 )
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
     IdempotencyValidationError,
 )
 
-from app.errors import AppError
+from app.errors import AppError, Conflict, Forbidden, NotAuthenticated, NotFound, StaleVersion
+from app.idempotency import MAX_KEY_LENGTH
+from app.schemas import Problem
 from app.telemetry import logger
 from dixit.errors import IllegalMoveError, InvalidMoveError
 
 PROBLEM_JSON = "application/problem+json"
+
+
+class MalformedRequest(AppError):
+    """The request cannot be read at all (its body, or a header such as Idempotency-Key)."""
+
+
+class PayloadTooLarge(AppError):
+    """The body is over the configured size limit."""
+
+
 _TITLES = {
     400: "Bad Request",
+    401: "Unauthorized",
     403: "Forbidden",
     404: "Not Found",
     409: "Conflict",
+    412: "Precondition Failed",
+    413: "Payload Too Large",
     422: "Unprocessable Content",
     500: "Internal Server Error",
+}
+# What each status means on this API, as the OpenAPI document tells clients.
+_MEANINGS = {
+    400: "Malformed request (for example invalid JSON or Idempotency-Key)",
+    401: "Missing or invalid bearer token",
+    403: "Not allowed: not a member, not the host, or a wrong invite code",
+    404: "No such game or deck",
+    409: "Not legal now, or lost a race to another move",
+    412: "If-Match no longer matches the game",
+    413: "Request body too large",
+    422: "Input that can never be valid (schema, clue, card ids, card count)",
+    500: "Unexpected error; logged with the correlation id",
+}
+_STATUS_OF: dict[type[AppError], int] = {
+    MalformedRequest: 400,
+    NotAuthenticated: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    StaleVersion: 412,
+    PayloadTooLarge: 413,
 }
 
 # Rule errors about who the caller is rather than when they act: no later state makes the move theirs
@@ -38,10 +77,33 @@ _TITLES = {
 FORBIDDEN_RULE_CODES = frozenset({"not_host", "not_a_player"})
 
 
-def problem(status: int, code: str, detail: str, *, title: str | None = None, **extra: Any) -> Response[Any]:
+def status_of(error: AppError) -> int:
+    for kind in type(error).__mro__:
+        if kind in _STATUS_OF:
+            return _STATUS_OF[kind]
+    return 500
+
+
+def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, Any]:
+    """A route's decorator arguments for what it answers: its success and the problems it can raise.
+
+    422 and 500 are always there: the resolver validates every route's request and response. The 500
+    is declared at route level so Powertools keeps this problem+json description instead of its own.
+    """
+    problems: dict[int, OpenAPIResponse] = {
+        status: {"description": _MEANINGS[status], "content": {PROBLEM_JSON: {"model": Problem}}}
+        for status in sorted({*statuses, 422, 500})
+    }
+    return {
+        "responses": {**success, **problems},
+        "custom_response_validation_http_code": HTTPStatus.INTERNAL_SERVER_ERROR,
+    }
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> Response[Any]:
     body = {
         "type": "about:blank",
-        "title": title or _TITLES.get(status, "Error"),
+        "title": _TITLES.get(status, "Error"),
         "status": status,
         "detail": detail,
         "code": code,
@@ -50,9 +112,13 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None, **
     return Response(status_code=status, content_type=PROBLEM_JSON, body=json.dumps(body))
 
 
+def app_problem(error: AppError) -> Response[Any]:
+    return problem(status_of(error), error.code, error.detail)
+
+
 def proxy_problem(error: AppError, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The same problem as a raw proxy response, for errors caught before routing."""
-    response = problem(error.status, error.code, error.detail, title=error.title)
+    response = app_problem(error)
     return {
         "statusCode": response.status_code,
         "headers": {"Content-Type": PROBLEM_JSON, **(extra_headers or {})},
@@ -73,10 +139,14 @@ def _validation_errors(error: RequestValidationError) -> list[dict[str, Any]]:
     ]
 
 
+def _is_about_idempotency_key(error: dict[str, Any]) -> bool:
+    return [part.lower() for part in error["loc"][:2]] == ["header", "idempotency-key"]
+
+
 def register(app: APIGatewayRestResolver) -> None:
     @app.exception_handler(AppError)
     def _app_error(error: AppError) -> Response[Any]:
-        return problem(error.status, error.code, error.detail, title=error.title)
+        return app_problem(error)
 
     @app.exception_handler(InvalidMoveError)
     def _invalid(error: InvalidMoveError) -> Response[Any]:
@@ -91,6 +161,12 @@ def register(app: APIGatewayRestResolver) -> None:
         errors = _validation_errors(error)
         if any(e["type"] == "json_invalid" for e in errors):
             return problem(400, "malformed_json", "the request body is not valid JSON")
+        if any(_is_about_idempotency_key(e) for e in errors):
+            return problem(
+                400,
+                "invalid_idempotency_key",
+                f"Idempotency-Key must be 1..{MAX_KEY_LENGTH} visible characters",
+            )
         return problem(422, "validation_error", "the request does not match the API schema", errors=errors)
 
     @app.exception_handler(IdempotencyValidationError)

@@ -1,7 +1,7 @@
 """Optimistic concurrency: every move is a conditional write on `version`.
 
 Races are made deterministic by handing the use case a stale read: `StaleReads` wraps
-`GameStore.load_game` so that the next read(s) of a game return a snapshot taken earlier, exactly what
+`DynamoGameStore.load_game` so that the next read(s) of a game return a snapshot taken earlier, exactly what
 a Lambda sees when another invocation's move lands between its read and its write.
 """
 
@@ -15,10 +15,11 @@ import pytest
 
 from app import games
 from app.errors import VersionConflict
-from app.game_store import GameStore
+from app.game_store import DynamoGameStore
 from app.records import GameRecord
 from app.services import Services
 from app.settings import get_settings
+from dixit.moves import Submit
 
 from .client import Client
 from .conftest import TABLE
@@ -39,13 +40,13 @@ class StaleReads:
     """Makes chosen reads of a game return an old snapshot; every other read goes to the table."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.original = GameStore.load_game
+        self.original = DynamoGameStore.load_game
         self.pending: list[GameRecord] = []
         self.loads = 0
         self.before_return: Callable[[], None] | None = None
         stale = self
 
-        def load_game(store: GameStore, game_id: str) -> GameRecord | None:
+        def load_game(store: DynamoGameStore, game_id: str) -> GameRecord | None:
             stale.loads += 1
             if stale.pending:
                 return stale.pending.pop(0)
@@ -55,10 +56,10 @@ class StaleReads:
                 hook()  # another invocation's move lands after this read, before this write
             return record
 
-        monkeypatch.setattr(GameStore, "load_game", load_game)
+        monkeypatch.setattr(DynamoGameStore, "load_game", load_game)
 
     def snapshot(self, game_id: str) -> GameRecord:
-        record = self.original(GameStore(TABLE), game_id)
+        record = self.original(DynamoGameStore(TABLE), game_id)
         assert record is not None
         return record
 
@@ -83,7 +84,7 @@ def test_a_write_on_a_stale_version_raises_version_conflict_with_the_current_ver
     players: list[Client], stale: StaleReads
 ) -> None:
     game_id = lobby(players[:2])
-    store = GameStore(TABLE)
+    store = DynamoGameStore(TABLE)
     record = stale.snapshot(game_id)
     assert record.version == 1
     with pytest.raises(VersionConflict) as lost:
@@ -98,7 +99,7 @@ def test_a_lost_transactional_write_leaves_no_membership_behind(
     game_id = lobby(players[:2])
     record = stale.snapshot(game_id)
     with pytest.raises(VersionConflict) as lost:
-        GameStore(TABLE).save_game(record, expected_version=0, joined=[players[5].player_id])
+        DynamoGameStore(TABLE).save_game(record, expected_version=0, joined=[players[5].player_id])
     assert lost.value.current_version == 1
     key = {"pk": f"PLAYER#{players[5].player_id}", "sk": f"GAME#{game_id}"}
     assert "Item" not in table.get_item(Key=key)
@@ -143,7 +144,7 @@ def test_a_move_interleaved_between_read_and_write_is_not_overwritten(
         services = Services.from_settings(get_settings())
         player = services.store.get_player(first.player_id)
         assert player is not None
-        games.submit_cards(services, player, game_id, [first_card], None)
+        games.play(services, player, game_id, Submit(player.player_id, (first_card,)))
 
     stale.before_return = first_submits_meanwhile
     reply = second.post(f"/games/{game_id}/submissions", {"card_ids": hand(second, game_id)[:1]})

@@ -328,3 +328,13 @@ def test_starting_with_fewer_than_three_is_409_not_enough_players(players: list[
 def test_starting_twice_is_409_game_started(players: list[Client]) -> None:
     game_id = started(players[:3])
     assert_problem(players[0].post(f"/games/{game_id}/start"), 409, "game_started")
+
+
+def test_a_game_everyone_left_is_finished_and_says_why(players: list[Client]) -> None:
+    host = players[0]
+    game_id = create_game(host)
+    reply = host.post(f"/games/{game_id}/leave")
+    assert reply.status == 200, reply.raw
+    assert reply.body["phase"] == "finished"
+    assert reply.body["end_reason"] == "everyone_left"
+    assert reply.body["winners"] == []

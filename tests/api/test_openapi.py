@@ -1,38 +1,129 @@
-"""The committed openapi.json is what the code generates, and it is served."""
+"""The committed openapi.json is what the routes declare, it is served, and /docs shows the same."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
 
-from handlers.openapi import render
+import pytest
+
+from app.idempotency import MAX_KEY_LENGTH
+from app.schemas import CreatePlayer, GiveClue
+from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
+from handlers import openapi
+from handlers.api import app
 
 from .client import call
 
-PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.json"
+MOVES = ("join", "leave", "start", "clue", "submissions", "votes")
+
+
+def committed() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(COMMITTED.read_text())
+    return document
+
+
+def operation(method: str, path: str) -> dict[str, Any]:
+    found: dict[str, Any] = committed()["paths"][path][method]
+    return found
+
+
+def header(op: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(p for p in op["parameters"] if p["in"] == "header" and p["name"].lower() == name.lower())
 
 
 def test_the_committed_openapi_document_matches_the_code() -> None:
-    assert COMMITTED.read_text() == render(), "openapi.json drifted: run `make openapi` and commit it"
+    assert COMMITTED.read_text() == openapi.document(app), "openapi.json drifted: run `make openapi`"
 
 
-def test_every_route_documents_the_problem_shape_for_errors() -> None:
-    doc = json.loads(COMMITTED.read_text())
-    for operations in doc["paths"].values():
-        for operation in operations.values():
-            for status in ("404", "422", "500"):
-                content = operation["responses"][status]["content"]
-                assert content == {"application/problem+json": {"schema": PROBLEM_REF}}
+def test_every_error_a_route_documents_is_a_problem_and_every_route_documents_500() -> None:
+    for operations in committed()["paths"].values():
+        for op in operations.values():
+            errors = {status: r for status, r in op["responses"].items() if int(status) >= 400}
+            assert "500" in errors
+            assert all(r["content"] == PROBLEM for r in errors.values())
+
+
+def test_routes_document_the_problems_they_can_answer_and_no_others() -> None:
+    assert "404" not in operation("get", "/decks")["responses"]
+    assert "401" not in operation("post", "/players")["responses"]
+    assert "412" not in operation("post", "/games")["responses"]
+    for move in MOVES:
+        responses = operation("post", f"/games/{{game_id}}/{move}")["responses"]
+        assert {"400", "401", "403", "404", "409", "412", "413", "422", "500"} <= set(responses)
+
+
+def test_caching_and_idempotency_headers_are_declared_on_the_routes_that_read_them() -> None:
+    for move in MOVES:
+        op = operation("post", f"/games/{{game_id}}/{move}")
+        assert header(op, "If-Match")
+        assert header(op, "Idempotency-Key")
+    key_schema = header(operation("post", "/games"), "Idempotency-Key")["schema"]["anyOf"][0]
+    assert key_schema["maxLength"] == MAX_KEY_LENGTH
+    assert key_schema["minLength"] == 1
+    get_game = operation("get", "/games/{game_id}")
+    assert header(get_game, "If-None-Match")
+    assert "304" in get_game["responses"]
+
+
+def test_the_schema_limits_are_the_rules_limits() -> None:
+    schemas = committed()["components"]["schemas"]
+    assert schemas["CreatePlayer"]["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH
+    assert schemas["GiveClue"]["properties"]["clue"]["maxLength"] == MAX_CLUE_LENGTH
+    assert CreatePlayer.model_json_schema()["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH
+    assert GiveClue.model_json_schema()["properties"]["clue"]["maxLength"] == MAX_CLUE_LENGTH
+
+
+def test_the_finished_view_documents_why_the_game_ended() -> None:
+    end_reason = committed()["components"]["schemas"]["GameOut"]["properties"]["end_reason"]
+    assert {"$ref": "#/components/schemas/EndReason"} in end_reason["anyOf"]
+    assert set(committed()["components"]["schemas"]["EndReason"]["enum"]) >= {
+        "target_score",
+        "deck_exhausted",
+        "everyone_left",
+    }
 
 
 def test_the_document_is_served_without_a_token(aws: None) -> None:
     reply = call("GET", "/openapi.json")
     assert reply.status == 200
-    assert json.loads(reply.raw) == json.loads(COMMITTED.read_text())
+    assert json.loads(reply.raw) == committed()
 
 
-def test_the_docs_page_is_served_without_a_token(aws: None) -> None:
+def embedded_spec(page: str) -> dict[str, Any]:
+    found = re.search(r"var swaggerUIOptions = \{.*?spec: (\{.*?\n\})\s*,\n", page, re.DOTALL)
+    assert found, "no spec embedded in the Swagger page"
+    spec: dict[str, Any] = json.loads(found.group(1).replace("<\\/", "</"))
+    return spec
+
+
+def test_the_docs_page_embeds_the_very_document_openapi_json_serves(aws: None) -> None:
     reply = call("GET", "/docs")
     assert reply.status == 200
-    assert "swagger" in reply.raw.lower()
+    assert reply.headers["Content-Type"] == "text/html"
+    assert "SwaggerUIBundle" in reply.raw
+    served = json.loads(call("GET", "/openapi.json").raw)
+    assert embedded_spec(reply.raw) == served
+    assert json.loads(call("GET", "/docs", query={"format": "json"}).raw) == served
+
+
+@pytest.mark.parametrize(
+    ("page", "stage"),
+    [
+        ("http://127.0.0.1:3000/docs", ""),
+        ("https://abc.execute-api.eu-west-1.amazonaws.com/dev/docs", "/dev"),
+    ],
+)
+def test_try_it_out_reaches_a_real_route_locally_and_under_a_stage(aws: None, page: str, stage: str) -> None:
+    # What Swagger UI does: resolve the server URL against the page, drop a trailing slash, add the path.
+    server = committed()["servers"][0]["url"]
+    url = urljoin(page, server).rstrip("/") + "/decks"
+    path = urlsplit(url).path
+    assert path == f"{stage}/decks"
+    reply = call("GET", path.removeprefix(stage))  # API Gateway strips the stage before the Lambda
+    assert reply.status == 200, reply.raw

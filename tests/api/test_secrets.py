@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.game_store import GameStore
+from app.game_store import DynamoGameStore
 from dixit.state import GameState, Phase
 
 from .client import Client
@@ -34,7 +34,7 @@ def keys(value: Any) -> Iterator[str]:
 
 
 def true_state(game_id: str) -> GameState:
-    record = GameStore(TABLE).load_game(game_id)
+    record = DynamoGameStore(TABLE).load_game(game_id)
     assert record is not None
     return record.state
 

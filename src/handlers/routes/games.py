@@ -1,33 +1,43 @@
+"""Games: create, list, look, replay, and every move through one path (`_play`)."""
+
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
 from app import games
-from app.etags import game_etag, matches
 from app.presenters import open_game, round_result
-from app.records import GameRecord, PlayerRecord
+from app.records import PlayerRecord
 from app.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
 from app.services import Services
+from dixit import moves
+from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (
     BEARER,
+    Adapters,
+    Caller,
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
     NotModified,
-    caller,
     check_game_id,
-    game_response,
-    header,
+    game_answer,
     json_response,
     once,
-    services,
     to_response,
 )
+from handlers.problems import answers
 
 router = APIGatewayRouter()
+
+_GAME: dict[int, OpenAPIResponse] = {200: {"description": "The game as you may now see it"}}
+MOVE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413)
 
 
 @router.exception_handler(NotModified)
@@ -35,13 +45,19 @@ def not_modified(signal: NotModified) -> Response[None]:
     return Response(status_code=304, headers={"ETag": signal.etag})
 
 
-@router.post("/games", tags=["games"], summary="Create a game; you are seated as host", security=BEARER)
-def create(body: CreateGame) -> Response[GameOut]:
-    player = caller(router)
-
-    def compute() -> dict[str, object]:
+@router.post(
+    "/games",
+    tags=["games"],
+    summary="Create a game; you are seated as host",
+    security=BEARER,
+    **answers({201: {"description": "The new game"}}, 400, 401, 409, 413),
+)
+def create(
+    request: Request, body: CreateGame, player: Caller, adapters: Adapters, key: IdempotencyKey = None
+) -> Response[GameOut]:
+    def compute() -> dict[str, Any]:
         record = games.create_game(
-            services(router),
+            adapters,
             player,
             rules=body.rules,
             decks=body.decks,
@@ -49,70 +65,140 @@ def create(body: CreateGame) -> Response[GameOut]:
             target_score=body.target_score,
             visibility=body.visibility,
         )
-        return game_response(router, record, player.player_id, status=201)
+        return game_answer(adapters, record, player.player_id, status=201)
 
-    return once(router, player, body, compute)
-
-
-@router.get("/games", tags=["games"], summary="Public games still in the lobby", security=BEARER)
-def list_open(status: Annotated[Literal["open"], Query()] = "open") -> Response[OpenGames]:
-    caller(router)
-    return json_response(OpenGames(games=[open_game(r) for r in games.list_open_games(services(router))]))
-
-
-@router.get("/games/<game_id>", tags=["games"], summary="The game as you may see it", security=BEARER)
-def get(game_id: str) -> Response[GameOut]:
-    player = caller(router)
-    record = games.visible_game(services(router), player, check_game_id(game_id))
-    etag = game_etag(record.game_id, record.version, player.player_id)
-    if matches(header(router, "If-None-Match"), etag):
-        raise NotModified(etag)
-    return to_response(game_response(router, record, player.player_id))
+    return once(request, adapters, player, key, body, compute)
 
 
 @router.get(
-    "/games/<game_id>/rounds", tags=["games"], summary="Every finished round (replay)", security=BEARER
+    "/games",
+    tags=["games"],
+    summary="Public games still in the lobby",
+    security=BEARER,
+    **answers({200: {"description": "Lobbies with a free seat, newest first"}}, 401),
 )
-def rounds(game_id: str) -> Response[Rounds]:
-    results = games.list_rounds(services(router), caller(router), check_game_id(game_id))
+def list_open(
+    player: Caller, adapters: Adapters, status: Annotated[Literal["open"], Query()] = "open"
+) -> Response[OpenGames]:
+    return json_response(OpenGames(games=[open_game(r) for r in games.list_open_games(adapters)]))
+
+
+@router.get(
+    "/games/<game_id>",
+    tags=["games"],
+    summary="The game as you may see it",
+    security=BEARER,
+    **answers(
+        {**_GAME, 304: {"description": "Not Modified: your view has not changed", "content": {}}},
+        401,
+        403,
+        404,
+    ),
+)
+def get(
+    game_id: str, player: Caller, adapters: Adapters, if_none_match: IfNoneMatch = None
+) -> Response[GameOut]:
+    record = games.visible_game(adapters, player, check_game_id(game_id))
+    etag = game_etag(record.game_id, record.version, player.player_id)
+    if matches(if_none_match, etag):
+        raise NotModified(etag)
+    return to_response(game_answer(adapters, record, player.player_id))
+
+
+@router.get(
+    "/games/<game_id>/rounds",
+    tags=["games"],
+    summary="Every finished round (replay)",
+    security=BEARER,
+    **answers({200: {"description": "The finished rounds, oldest first"}}, 401, 403, 404),
+)
+def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]:
+    results = games.list_rounds(adapters, player, check_game_id(game_id))
     return json_response(Rounds(rounds=[round_result(r) for r in results]))
 
 
-# A move use case, given the adapters, the caller, the game id and the caller's If-Match header.
-Act = Callable[[Services, PlayerRecord, str, str | None], GameRecord]
-
-
-def _move(game_id: str, body: BaseModel | None, act: Act) -> Response[GameOut]:
-    """Every move route: authenticate, apply at most once per Idempotency-Key, answer the caller's view."""
-    player = caller(router)
+def _play(
+    request: Request,
+    adapters: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: moves.Move,
+    body: BaseModel | None,
+    *,
+    if_match: str | None,
+    key: str | None,
+    invite_code: str | None = None,
+) -> Response[GameOut]:
+    """Every move route: apply at most once per Idempotency-Key, under If-Match, and show the result."""
     checked = check_game_id(game_id)
-    if_match = header(router, "If-Match")
-    return once(
-        router,
-        player,
-        body,
-        lambda: game_response(router, act(services(router), player, checked, if_match), player.player_id),
-    )
+    version = expected_version(if_match, checked, player.player_id)
+
+    def compute() -> dict[str, Any]:
+        record = games.play(
+            adapters, player, checked, move, expected_version=version, invite_code=invite_code
+        )
+        return game_answer(adapters, record, player.player_id)
+
+    return once(request, adapters, player, key, body, compute)
 
 
-@router.post("/games/<game_id>/join", tags=["lobby"], summary="Take the next seat", security=BEARER)
-def join(game_id: str, body: JoinGame | None = None) -> Response[GameOut]:
+@router.post(
+    "/games/<game_id>/join",
+    tags=["lobby"],
+    summary="Take the next seat",
+    security=BEARER,
+    **MOVE_ANSWERS,
+)
+def join(
+    request: Request,
+    game_id: str,
+    player: Caller,
+    adapters: Adapters,
+    body: JoinGame | None = None,
+    if_match: IfMatch = None,
+    key: IdempotencyKey = None,
+) -> Response[GameOut]:
+    move = moves.Join(player.player_id, player.name)
     code = body.invite_code if body else None
-    return _move(game_id, body, lambda s, p, g, _: games.join_game(s, p, g, code))
+    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key, invite_code=code)
 
 
 @router.post(
-    "/games/<game_id>/leave", tags=["lobby"], summary="Leave before the game starts", security=BEARER
+    "/games/<game_id>/leave",
+    tags=["lobby"],
+    summary="Leave before the game starts",
+    security=BEARER,
+    **MOVE_ANSWERS,
 )
-def leave(game_id: str) -> Response[GameOut]:
-    return _move(game_id, None, games.leave_game)
+def leave(
+    request: Request,
+    game_id: str,
+    player: Caller,
+    adapters: Adapters,
+    if_match: IfMatch = None,
+    key: IdempotencyKey = None,
+) -> Response[GameOut]:
+    move = moves.Leave(player.player_id)
+    return _play(request, adapters, player, game_id, move, None, if_match=if_match, key=key)
 
 
 @router.post(
-    "/games/<game_id>/start", tags=["lobby"], summary="Deal and start (host, 3+ players)", security=BEARER
+    "/games/<game_id>/start",
+    tags=["lobby"],
+    summary="Deal and start (host, 3+ players)",
+    security=BEARER,
+    **MOVE_ANSWERS,
 )
-def start(game_id: str) -> Response[GameOut]:
-    return _move(game_id, None, games.start_game)
+def start(
+    request: Request,
+    game_id: str,
+    player: Caller,
+    adapters: Adapters,
+    if_match: IfMatch = None,
+    key: IdempotencyKey = None,
+) -> Response[GameOut]:
+    move = moves.Start(player.player_id)
+    return _play(request, adapters, player, game_id, move, None, if_match=if_match, key=key)
 
 
 @router.post(
@@ -120,9 +206,19 @@ def start(game_id: str) -> Response[GameOut]:
     tags=["moves"],
     summary="Storyteller: play a card and give the clue",
     security=BEARER,
+    **MOVE_ANSWERS,
 )
-def clue(game_id: str, body: GiveClue) -> Response[GameOut]:
-    return _move(game_id, body, lambda s, p, g, m: games.give_clue(s, p, g, body.card_id, body.clue, m))
+def clue(
+    request: Request,
+    game_id: str,
+    body: GiveClue,
+    player: Caller,
+    adapters: Adapters,
+    if_match: IfMatch = None,
+    key: IdempotencyKey = None,
+) -> Response[GameOut]:
+    move = moves.GiveClue(player.player_id, body.card_id, body.clue)
+    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key)
 
 
 @router.post(
@@ -130,13 +226,36 @@ def clue(game_id: str, body: GiveClue) -> Response[GameOut]:
     tags=["moves"],
     summary="Put forward your card(s) for the clue",
     security=BEARER,
+    **MOVE_ANSWERS,
 )
-def submit(game_id: str, body: ChooseCards) -> Response[GameOut]:
-    return _move(game_id, body, lambda s, p, g, m: games.submit_cards(s, p, g, body.card_ids, m))
+def submit(
+    request: Request,
+    game_id: str,
+    body: ChooseCards,
+    player: Caller,
+    adapters: Adapters,
+    if_match: IfMatch = None,
+    key: IdempotencyKey = None,
+) -> Response[GameOut]:
+    move = moves.Submit(player.player_id, tuple(body.card_ids))
+    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key)
 
 
 @router.post(
-    "/games/<game_id>/votes", tags=["moves"], summary="Vote for the storyteller's card", security=BEARER
+    "/games/<game_id>/votes",
+    tags=["moves"],
+    summary="Vote for the storyteller's card",
+    security=BEARER,
+    **MOVE_ANSWERS,
 )
-def vote(game_id: str, body: ChooseCards) -> Response[GameOut]:
-    return _move(game_id, body, lambda s, p, g, m: games.vote(s, p, g, body.card_ids, m))
+def vote(
+    request: Request,
+    game_id: str,
+    body: ChooseCards,
+    player: Caller,
+    adapters: Adapters,
+    if_match: IfMatch = None,
+    key: IdempotencyKey = None,
+) -> Response[GameOut]:
+    move = moves.Vote(player.player_id, tuple(body.card_ids))
+    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key)

@@ -1,0 +1,122 @@
+"""A Store held in memory: the same contract as the DynamoDB adapter, for tests and benchmarks.
+
+It keeps what DynamoDB keeps (the state as JSON, the listing keys) and honours the same conditions:
+a write on a stale version, an existing round or an existing id fails as a whole with VersionConflict.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from app.errors import VersionConflict
+from app.records import GameRecord, PlayerRecord
+from app.store import DUE, LOBBY, listing
+from dixit.state import GameState, RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredGame:
+    state_json: str
+    version: int
+    record: GameRecord  # the envelope; its state is rebuilt from state_json on every read
+
+    def load(self) -> GameRecord:
+        return replace(self.record, state=GameState.from_json(self.state_json))
+
+
+class MemoryGameStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._players: dict[str, PlayerRecord] = {}
+        self._games: dict[str, _StoredGame] = {}
+        self._members: dict[str, set[str]] = {}  # player id -> game ids
+        self._rounds: dict[str, dict[int, RoundResult]] = {}
+
+    # Players
+
+    def create_player(self, player: PlayerRecord) -> None:
+        with self._lock:
+            if player.player_id in self._players:
+                raise VersionConflict(None)
+            self._players[player.player_id] = player
+
+    def get_player(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    # Games
+
+    def load_game(self, game_id: str) -> GameRecord | None:
+        stored = self._games.get(game_id)
+        return None if stored is None else stored.load()
+
+    def create_game(self, record: GameRecord) -> None:
+        with self._lock:
+            if record.game_id in self._games:
+                raise VersionConflict(self._games[record.game_id].version)
+            self._put(record)
+            self._members.setdefault(record.state.host_id, set()).add(record.game_id)
+
+    def save_game(
+        self,
+        record: GameRecord,
+        *,
+        expected_version: int,
+        joined: Sequence[str] = (),
+        left: Sequence[str] = (),
+        finished_round: RoundResult | None = None,
+    ) -> None:
+        with self._lock:
+            stored = self._games.get(record.game_id)
+            if stored is None or stored.version != expected_version:
+                raise VersionConflict(None if stored is None else stored.version)
+            rounds = self._rounds.setdefault(record.game_id, {})
+            if finished_round is not None and finished_round.number in rounds:
+                raise VersionConflict(None)  # the reveal is written once, like the table's condition
+            self._put(record)
+            for player_id in joined:
+                self._members.setdefault(player_id, set()).add(record.game_id)
+            for player_id in left:
+                self._members.get(player_id, set()).discard(record.game_id)
+            if finished_round is not None:
+                rounds[finished_round.number] = finished_round
+
+    def list_rounds(self, game_id: str) -> list[RoundResult]:
+        rounds = self._rounds.get(game_id, {})
+        return [rounds[number] for number in sorted(rounds)]
+
+    def list_open_games(self, limit: int) -> list[GameRecord]:
+        return self._listed(LOBBY, newest_first=True)[:limit]
+
+    def games_of(self, player_id: str) -> list[GameRecord]:
+        return [self._games[g].load() for g in sorted(self._members.get(player_id, ()))]
+
+    def due_games(self, now_iso: str, limit: int) -> list[GameRecord]:
+        return [r for r in self._listed(DUE, newest_first=False) if _sort_key(r) <= f"{now_iso}#~"][:limit]
+
+    def postpone_nudge(self, game_id: str, *, version: int, due_at: str) -> bool:
+        with self._lock:
+            stored = self._games.get(game_id)
+            if stored is None or stored.version != version or (listing(stored.record) or ("",))[0] != DUE:
+                return False
+            self._games[game_id] = replace(stored, record=replace(stored.record, due_at=due_at))
+            return True
+
+    def _put(self, record: GameRecord) -> None:
+        entry = listing(record)
+        envelope = replace(record, due_at=record.due_at if entry is not None and entry[0] == DUE else None)
+        self._games[record.game_id] = _StoredGame(record.state.to_json(), record.version, envelope)
+
+    def _listed(self, name: str, *, newest_first: bool) -> list[GameRecord]:
+        records = [
+            stored.load()
+            for stored in list(self._games.values())
+            if (listing(stored.record) or ("",))[0] == name
+        ]
+        return sorted(records, key=_sort_key, reverse=newest_first)
+
+
+def _sort_key(record: GameRecord) -> str:
+    entry = listing(record)
+    return "" if entry is None else entry[1]

@@ -1,0 +1,55 @@
+"""Entity tags for a game as one viewer sees it: they change with the version and with the viewer.
+
+HTTP preconditions are read here, so the use cases only ever see a version number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+# If-Match named no version this viewer was ever shown: no version of the game can satisfy it.
+NO_VERSION = -1
+
+
+def game_etag(game_id: str, version: int, viewer_id: str | None) -> str:
+    digest = hashlib.sha256(f"{game_id}:{version}:{viewer_id or '-'}".encode()).hexdigest()[:16]
+    return f'"{version}-{digest}"'
+
+
+def _candidates(header: str) -> list[str]:
+    return [c.strip() for c in header.split(",")]
+
+
+def matches(header: str | None, etag: str) -> bool:
+    """If-None-Match (RFC 9110): weak comparison over the listed tags, `*` matching any."""
+    if header is None:
+        return False
+    candidates = _candidates(header)
+    return "*" in candidates or etag in (c.removeprefix("W/") for c in candidates)
+
+
+def expected_version(if_match: str | None, game_id: str, viewer_id: str) -> int | None:
+    """The version an If-Match header vouches for (None: no precondition).
+
+    Strong comparison: a weak tag, another viewer's tag or a forged one vouches for nothing, which
+    makes the move fail as stale. Of several valid tags the newest counts: clients list older ones
+    only as fallbacks.
+    """
+    if if_match is None:
+        return None
+    candidates = _candidates(if_match)
+    if "*" in candidates:
+        return None
+    versions = [
+        version
+        for version in (_version_in(tag) for tag in candidates)
+        if version is not None and game_etag(game_id, version, viewer_id) in candidates
+    ]
+    return max(versions, default=NO_VERSION)
+
+
+def _version_in(tag: str) -> int | None:
+    number = tag.removeprefix('"').partition("-")[0]
+    if not number.isdecimal() or len(number) > 12:
+        return None
+    return int(number)
