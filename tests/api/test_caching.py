@@ -154,3 +154,12 @@ def test_a_weak_etag_never_satisfies_if_match(players: list[Client]) -> None:
     reply = host.post(f"/games/{game_id}/leave", headers={"If-Match": f"W/{etag}"})
     assert reply.status == 412
     assert reply.body["code"] == "stale_version"
+
+
+def test_join_honours_if_match_like_every_other_move(players: list[Client]) -> None:
+    game_id = create_game(players[0])
+    old = etag(players[1], game_id)
+    assert players[2].post(f"/games/{game_id}/join").status == 200
+    assert_problem(players[1].post(f"/games/{game_id}/join", headers={"If-Match": old}), 412, "stale_version")
+    fresh = etag(players[1], game_id)
+    assert players[1].post(f"/games/{game_id}/join", headers={"If-Match": fresh}).status == 200
