@@ -24,7 +24,7 @@ def game(game_id: str = "g_0000000000000001", *, visibility: Visibility = Visibi
 
 
 def joined(record: GameRecord, player_id: str) -> GameRecord:
-    return replace(record, state=engine.apply(record.state, Join(player_id, player_id)).state)
+    return replace(record, state=engine.apply(record.state, Join(player_id, player_id), now=0).state)
 
 
 def test_a_player_is_read_back_as_written_and_an_unknown_one_is_none(store: Store) -> None:
@@ -93,7 +93,7 @@ def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_deadline_pa
         store.save_game(joined(current, seat), expected_version=current.version, joined=[seat])
     current = store.load_game(record.game_id)
     assert current is not None
-    started = replace(current, state=engine.apply(current.state, Start("p_host")).state)
+    started = replace(current, state=engine.apply(current.state, Start("p_host"), now=0).state)
     started.due_at = "2026-03-02T12:00:00+00:00"
     store.save_game(started, expected_version=current.version)
 
@@ -111,7 +111,7 @@ def test_a_nudge_is_postponed_only_while_the_game_is_at_the_version_the_sweep_sa
         store.save_game(joined(current, seat), expected_version=current.version, joined=[seat])
     current = store.load_game(record.game_id)
     assert current is not None
-    started = replace(current, state=engine.apply(current.state, Start("p_host")).state)
+    started = replace(current, state=engine.apply(current.state, Start("p_host"), now=0).state)
     started.due_at = "2026-03-02T12:00:00+00:00"
     store.save_game(started, expected_version=current.version)
 
