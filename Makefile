@@ -29,7 +29,7 @@ unit: $(STAMP)
 test: lint typecheck unit
 
 run: $(STAMP)
-	$(BIN)/python -m dixit.local serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
+	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD)

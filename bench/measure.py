@@ -80,8 +80,8 @@ def api_measures() -> dict[str, float]:
     from tests.api import client as api_client
     from tests.api.json_bot import play_to_the_end
 
-    from dixit.local.resources import create_table
-    from dixit.local.template import load_template
+    from local_stack.resources import create_table
+    from local_stack.template import load_template
 
     requests = 0
     real_call = api_client.call

@@ -1,4 +1,4 @@
-"""End to end: `python -m dixit.local serve` on free ports, a complete game played over real HTTP."""
+"""End to end: `python -m local_stack serve` on free ports, a complete game played over real HTTP."""
 
 from __future__ import annotations
 

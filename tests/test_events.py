@@ -1,4 +1,4 @@
-"""events/: sample events for `sam local invoke -e` and `python -m dixit.local invoke`.
+"""events/: sample events for `sam local invoke -e` and `python -m local_stack invoke`.
 
 Here only their shape and their routes are checked; whether each handler accepts them is tested with
 the handlers.
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from dixit.local.gateway import RouteTable
-from dixit.local.template import TEMPLATE_PATH, api_routes, load_template
+from local_stack.gateway import RouteTable
+from local_stack.template import TEMPLATE_PATH, api_routes, load_template
 
 EVENTS = TEMPLATE_PATH.parent / "events"
 API_EVENTS = sorted((EVENTS / "api").glob("*.json"))

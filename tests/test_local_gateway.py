@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from dixit.local.gateway import Gateway, HandlerUnavailableError, LambdaContext, RouteTable, lazy_handler
-from dixit.local.schedules import ScheduledFunction, ScheduleRunner, interval_for, scheduled_event
-from dixit.local.server import GatewayServer
-from dixit.local.template import (
+from local_stack.gateway import Gateway, HandlerUnavailableError, LambdaContext, RouteTable, lazy_handler
+from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for, scheduled_event
+from local_stack.server import GatewayServer
+from local_stack.template import (
     FunctionSpec,
     Route,
     ScheduleSpec,

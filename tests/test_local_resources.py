@@ -1,4 +1,4 @@
-"""dixit.local.resources, placeholder art and the SNS tap, against moto's in-process mock."""
+"""local_stack.resources, placeholder art and the SNS tap, against moto's in-process mock."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from moto import mock_aws
 
 from dixit.cards import OFFICIAL_DECKS
-from dixit.local import LOCAL_NAMES
-from dixit.local.placeholder_art import (
+from local_stack import LOCAL_NAMES
+from local_stack.placeholder_art import (
     HEIGHT,
     PNG_SIGNATURE,
     WIDTH,
@@ -24,9 +24,9 @@ from dixit.local.placeholder_art import (
     official_card_ids,
     seed_card_art,
 )
-from dixit.local.resources import create_resources
-from dixit.local.tap import TopicTap, describe
-from dixit.local.template import load_template
+from local_stack.resources import create_resources
+from local_stack.tap import TopicTap, describe
+from local_stack.template import load_template
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""`python -m dixit.local serve` and `invoke` as a developer runs them: real subprocesses, 127.0.0.1 only.
+"""`python -m local_stack serve` and `invoke` as a developer runs them: real subprocesses, 127.0.0.1 only.
 
 Every process started here is stopped by its fixture or test, with timeouts, even when a test fails.
 """
@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from dixit.local import LOCAL_NAMES
-from dixit.local.__main__ import main
+from local_stack import LOCAL_NAMES
+from local_stack.__main__ import main
 
 STARTUP_TIMEOUT = 40.0
 STOP_TIMEOUT = 10.0
@@ -77,7 +77,7 @@ def start_serve(directory: Path) -> Served:
             [
                 sys.executable,
                 "-m",
-                "dixit.local",
+                "local_stack",
                 "serve",
                 "--port",
                 str(port),
@@ -255,7 +255,7 @@ def run_invoke(
         [
             sys.executable,
             "-m",
-            "dixit.local",
+            "local_stack",
             "--template",
             str(template),
             "invoke",
@@ -319,7 +319,7 @@ def test_invoke_without_a_running_twin_says_how_to_start_one(
         ]
     )
     assert code == 2
-    assert "dixit.local serve" in capsys.readouterr().err
+    assert "local_stack serve" in capsys.readouterr().err
 
 
 def test_invoke_of_an_unknown_function_lists_the_known_ones(

@@ -1,10 +1,10 @@
-"""dixit.local.template: reading CloudFormation YAML the way CloudFormation does."""
+"""local_stack.template: reading CloudFormation YAML the way CloudFormation does."""
 
 from __future__ import annotations
 
 import pytest
 
-from dixit.local.template import (
+from local_stack.template import (
     FunctionSpec,
     apply_language_extensions,
     evaluate_conditions,

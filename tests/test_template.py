@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dixit.local.template import (
+from local_stack.template import (
     TEMPLATE_PATH,
     api_routes,
     apply_language_extensions,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
+
+from local_stack.events import rest_proxy_event
 
 
 class FakeContext:
@@ -53,27 +54,16 @@ def make_event(
     if resource == "/games/{game_id}" and path == "/games":
         resource = "/games"
     all_headers = {"Content-Type": "application/json", **(headers or {})}
-    return {
-        "resource": resource,
-        "path": path,
-        "httpMethod": method,
-        "headers": all_headers,
-        "multiValueHeaders": {k: [v] for k, v in all_headers.items()},
-        "queryStringParameters": query,
-        "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "pathParameters": params or None,
-        "stageVariables": None,
-        "requestContext": {
-            "resourcePath": resource,
-            "httpMethod": method,
-            "path": f"/test{path}",
-            "stage": "test",
-            "requestId": str(uuid.uuid4()),
-            "identity": {"sourceIp": "127.0.0.1"},
-        },
-        "body": raw_body if raw_body is not None else (None if body is None else json.dumps(body)),
-        "isBase64Encoded": False,
-    }
+    return rest_proxy_event(
+        method,
+        path,
+        resource=resource,
+        path_parameters=params,
+        headers=all_headers,
+        query=query,
+        body=raw_body if raw_body is not None else (None if body is None else json.dumps(body)),
+        stage="test",
+    )
 
 
 def call(method: str, path: str, **kwargs: Any) -> Reply:

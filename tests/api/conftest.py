@@ -12,8 +12,8 @@ from moto import mock_aws
 
 from app import aws_clients, idempotency
 from app.settings import get_settings
-from dixit.local.resources import create_table
-from dixit.local.template import load_template
+from local_stack.resources import create_table
+from local_stack.template import load_template
 
 from .client import Client
 

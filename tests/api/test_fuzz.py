@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dixit.local.template import api_routes, load_template
+from local_stack.template import api_routes, load_template
 
 from .client import Client, Reply, call
 from .helpers import give_clue, started

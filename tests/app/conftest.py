@@ -16,7 +16,7 @@ from app.notifier import Notifier
 from app.services import Services
 from app.settings import get_settings
 from app.store import Store
-from dixit.local.resources import create_table
+from local_stack.resources import create_table
 
 from ..api.conftest import (
     ENVIRONMENT,

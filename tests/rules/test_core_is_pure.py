@@ -1,4 +1,4 @@
-"""The rules core (every `dixit` module but the `dixit.local` developer tool) stays free of AWS."""
+"""The rules core (every `dixit` module) stays free of AWS and of anything outside the standard library."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ SRC = CORE.parent
 
 
 def core_files() -> list[Path]:
-    return sorted(p for p in CORE.rglob("*.py") if "local" not in p.relative_to(CORE).parts)
+    return sorted(CORE.rglob("*.py"))
 
 
 def test_the_core_has_modules_to_check() -> None:
@@ -24,17 +24,10 @@ def test_the_core_has_modules_to_check() -> None:
 
 
 def test_importing_every_core_module_loads_no_aws_library() -> None:
-    # pkgutil.walk_packages would import dixit.local to look inside it, so walk by hand and skip it.
     script = f"""
 import importlib, pkgutil, sys
-def walk(package):
-    for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-        if module.name == "dixit.local":
-            continue
-        imported = importlib.import_module(module.name)
-        if module.ispkg:
-            walk(imported)
-walk(importlib.import_module("dixit"))
+for module in pkgutil.walk_packages(importlib.import_module("dixit").__path__, "dixit."):
+    importlib.import_module(module.name)
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in {FORBIDDEN!r})
 assert not loaded, loaded
 print(sorted(m for m in sys.modules if m.startswith("dixit")))
@@ -48,7 +41,6 @@ print(sorted(m for m in sys.modules if m.startswith("dixit")))
     )
     assert result.returncode == 0, result.stderr
     assert "dixit.engine" in result.stdout
-    assert "dixit.local" not in result.stdout
 
 
 def test_core_source_imports_only_the_standard_library_and_dixit() -> None:
@@ -67,8 +59,3 @@ def test_core_source_imports_only_the_standard_library_and_dixit() -> None:
             for root in roots:
                 assert root in allowed, f"{where} imports {root}"
                 assert root not in FORBIDDEN
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            else:  # `from dixit.local import x` and `from dixit import local` alike
-                names = [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
-            assert not any(n == "dixit.local" or n.startswith("dixit.local.") for n in names), where

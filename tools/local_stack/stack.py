@@ -1,4 +1,4 @@
-"""``python -m dixit.local serve``: the whole stack of ``template.yaml`` in one process.
+"""``python -m local_stack serve``: the whole stack of ``template.yaml`` in one process.
 
 moto server (the "twin" of DynamoDB, S3, SNS, SQS) on one port, the API Gateway emulation on another,
 the scheduled functions on their rates, and a tap printing what is published to the nudge topic.
@@ -19,15 +19,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from dixit.local import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION
-from dixit.local.gateway import ACCOUNT_ID, Gateway, HandlerResolver, lazy_handler
-from dixit.local.invoke import apply_function_environment, configure_aws_environment, resource_variables
-from dixit.local.placeholder_art import seed_card_art
-from dixit.local.resources import create_resources
-from dixit.local.schedules import ScheduledFunction, ScheduleRunner, interval_for
-from dixit.local.server import GatewayServer
-from dixit.local.tap import TopicTap
-from dixit.local.template import (
+from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
+from local_stack.events import ACCOUNT_ID
+from local_stack.gateway import Gateway, HandlerResolver, lazy_handler
+from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
+from local_stack.placeholder_art import seed_card_art
+from local_stack.resources import create_resources
+from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
+from local_stack.server import GatewayServer
+from local_stack.static import StaticSite
+from local_stack.tap import TopicTap
+from local_stack.template import (
     TEMPLATE_PATH,
     api_cors_headers,
     api_routes,
@@ -38,7 +40,7 @@ from dixit.local.template import (
     stack_refs,
 )
 
-LOG = logging.getLogger("dixit.local")
+LOG = logging.getLogger("local_stack")
 
 
 @dataclass
@@ -52,6 +54,8 @@ class ServeOptions:
     seed: bool = True
     parameter_overrides: dict[str, str] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=lambda: dict(LOCAL_NAMES))
+    #: A web client to serve on paths no route claims, when the directory exists.
+    web_root: Path | None = REPO_ROOT / "web"
 
 
 def check_port_free(host: str, port: int) -> None:
@@ -59,6 +63,9 @@ def check_port_free(host: str, port: int) -> None:
     if port == 0:
         return
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # As the servers themselves do: a port whose last connections sit in TIME_WAIT is free to serve
+        # again, so restarting at once works.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
@@ -100,7 +107,7 @@ class LocalStack:
         print(line, file=self.out, flush=True)
 
     def start(self) -> LocalStack:
-        from moto.server import ThreadedMotoServer  # heavy: imported only when serving
+        from local_stack.twin import TwinServer, patch_transact_write_items  # heavy: only when serving
 
         options = self.options
         template = apply_language_extensions(
@@ -111,7 +118,8 @@ class LocalStack:
         check_port_free(options.host, options.aws_port)
 
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-        self.moto = ThreadedMotoServer(ip_address=options.host, port=options.aws_port, verbose=False)
+        patch_transact_write_items()
+        self.moto = TwinServer(ip_address=options.host, port=options.aws_port, verbose=False)
         self.moto.start()
         host, port = self.moto.get_host_and_port()
         self.aws_endpoint_url = f"http://{host}:{port}"
@@ -167,6 +175,7 @@ class LocalStack:
             stage=stage,
             cors_headers=api_cors_headers(template),
             region=REGION,
+            static=StaticSite(options.web_root) if options.web_root and options.web_root.is_dir() else None,
         )
         self.http = GatewayServer(gateway, options.host, options.port).start()
 
@@ -227,7 +236,7 @@ class LocalStack:
             for job in jobs
         ]
         if self.options.state_file is not None:
-            lines.append(f"  state file     {self.options.state_file}  (for `python -m dixit.local invoke`)")
+            lines.append(f"  state file     {self.options.state_file}  (for `python -m local_stack invoke`)")
         lines += [
             "",
             "  State lives in memory and is lost on exit. Ctrl-C stops everything.",

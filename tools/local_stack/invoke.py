@@ -1,4 +1,4 @@
-"""``python -m dixit.local invoke``: run one function of ``template.yaml`` once, like ``sam local invoke``.
+"""``python -m local_stack invoke``: run one function of ``template.yaml`` once, like ``sam local invoke``.
 
 The function's ``Handler`` and ``Environment`` come from the template; AWS calls go to the running twin
 (``--aws-endpoint`` or the state file ``serve`` writes). Handler logs go to stderr, the result to stdout.
@@ -15,9 +15,10 @@ from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from dixit.local import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION
-from dixit.local.gateway import ACCOUNT_ID, LambdaContext, import_handler
-from dixit.local.template import (
+from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION
+from local_stack.events import ACCOUNT_ID
+from local_stack.gateway import LambdaContext, import_handler
+from local_stack.template import (
     TEMPLATE_PATH,
     FunctionSpec,
     apply_language_extensions,
@@ -126,7 +127,7 @@ def invoke(
     endpoint = aws_endpoint or (state or {}).get("aws_endpoint_url")
     if not endpoint:
         print(
-            f"no AWS endpoint: start the twin with `python -m dixit.local serve` (it writes {state_file})"
+            f"no AWS endpoint: start the twin with `python -m local_stack serve` (it writes {state_file})"
             " or pass --aws-endpoint URL",
             file=err,
         )

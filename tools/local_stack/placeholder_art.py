@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from app.card_images import image_key
 from dixit.cards import OFFICIAL_DECKS
 
 if TYPE_CHECKING:
@@ -96,12 +97,6 @@ def card_png(card_id: str, width: int = WIDTH, height: int = HEIGHT) -> bytes:
 def official_card_ids() -> list[str]:
     """Every card of every official deck, in catalogue order (11 decks of 84)."""
     return [card_id for deck in OFFICIAL_DECKS.values() for card_id in deck.card_ids()]
-
-
-def image_key(card_id: str) -> str:
-    """Where the API expects a card's image in ``CARD_BUCKET``."""
-    deck = card_id.rsplit("-", 1)[0]
-    return f"cards/{deck}/{card_id}.png"
 
 
 #: Puts one object: ``(bucket, key, body, content_type)``.

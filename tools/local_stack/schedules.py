@@ -9,16 +9,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from dixit.local.gateway import (
-    ACCOUNT_ID,
+from local_stack.events import ACCOUNT_ID
+from local_stack.gateway import (
     INVOKE_LOCK,
     HandlerResolver,
     HandlerUnavailableError,
     LambdaContext,
 )
-from dixit.local.template import FunctionSpec, ScheduleSpec, parse_rate
+from local_stack.template import FunctionSpec, ScheduleSpec, parse_rate
 
-LOG = logging.getLogger("dixit.local.schedules")
+LOG = logging.getLogger("local_stack.schedules")
 
 
 def rule_name(function: str, schedule: str) -> str:

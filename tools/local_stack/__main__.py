@@ -1,4 +1,4 @@
-"""``python -m dixit.local serve|invoke``: the local stack's command line."""
+"""``python -m local_stack serve|invoke``: the local stack's command line."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from dixit.local import DEFAULT_STATE_FILE
-from dixit.local.template import TEMPLATE_PATH
+from local_stack import DEFAULT_STATE_FILE
+from local_stack.template import TEMPLATE_PATH
 
 
 def _parameters(pairs: Sequence[str]) -> dict[str, str]:
@@ -32,7 +32,7 @@ def _env_float(name: str) -> float | None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m dixit.local", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m local_stack", description=__doc__)
     parser.add_argument("--template", type=Path, default=TEMPLATE_PATH, help="SAM template (template.yaml)")
     parser.add_argument(
         "--parameter-overrides",
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from dixit.local.stack import LocalStack, ServeOptions
+    from local_stack.stack import LocalStack, ServeOptions
 
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
@@ -81,7 +81,7 @@ def serve(args: argparse.Namespace) -> int:
             logging.getLogger(noisy).setLevel(logging.WARNING)
     # The handlers' Powertools Logger(service="dixit") owns the "dixit" logger and formats everything
     # under it as Lambda JSON logs; the local stack's own lines stay plain and go to stderr.
-    local_logger = logging.getLogger("dixit.local")
+    local_logger = logging.getLogger("local_stack")
     local_handler = logging.StreamHandler(sys.stderr)
     local_handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
     local_logger.addHandler(local_handler)
@@ -91,7 +91,7 @@ def serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
-        logging.getLogger("dixit.local").info("%s received, stopping", signal.Signals(signum).name)
+        logging.getLogger("local_stack").info("%s received, stopping", signal.Signals(signum).name)
         stop.set()
 
     signal.signal(signal.SIGINT, on_signal)
@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
-    from dixit.local.invoke import invoke
+    from local_stack.invoke import invoke
 
     return invoke(
         args.logical_id,

@@ -8,9 +8,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from dixit.local.gateway import Gateway, HttpResponse, problem
+from local_stack.gateway import Gateway, HttpResponse, problem
 
-LOG = logging.getLogger("dixit.local.http")
+LOG = logging.getLogger("local_stack.http")
 
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's payload limit
 
@@ -19,14 +19,41 @@ class _RequestHandler(BaseHTTPRequestHandler):
     server: GatewayServer
     server_version = "dixit-local"
     sys_version = ""
+    #: Seconds a client may take to send its request line, headers or body; then the connection is
+    #: answered (400) or closed, and only that connection's thread waited.
+    timeout = 10.0
+
+    def __getattr__(self, name: str) -> Any:
+        # Every method, TRACE or made up, reaches the gateway, which answers it as API Gateway would
+        # (405 problem+json), instead of http.server's 501 HTML page.
+        if name.startswith("do_"):
+            return self._dispatch
+        raise AttributeError(name)
+
+    def _read_body(self) -> bytes | HttpResponse:
+        raw = self.headers.get("Content-Length")
+        if raw is None:
+            return b""
+        if not raw.strip().isdigit():
+            return problem(400, "Bad Request", "bad_content_length", "Content-Length is not a byte count")
+        length = int(raw)
+        if length > MAX_BODY_BYTES:
+            return problem(413, "Payload Too Large", "payload_too_large", "the body exceeds 10 MB")
+        try:
+            body = self.rfile.read(length)
+        except TimeoutError:
+            body = b""
+        if len(body) < length:
+            return problem(400, "Bad Request", "short_body", "the body is shorter than its Content-Length")
+        return body
 
     def _dispatch(self) -> None:
         started = time.perf_counter()
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY_BYTES:
-            response = problem(413, "Payload Too Large", "payload_too_large", "the body exceeds 10 MB")
+        self.close_connection = True
+        body = self._read_body()
+        if isinstance(body, HttpResponse):
+            response = body
         else:
-            body = self.rfile.read(length) if length else b""
             try:
                 response = self.server.gateway.handle(
                     self.command,
@@ -38,8 +65,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
                 )
             except Exception as exc:  # the gateway itself failed: never leave the client hanging
                 LOG.exception("gateway error")
-                response = problem(500, "Internal Server Error", "gateway_error", str(exc))
-        self._write(response)
+                response = problem(500, "Internal Server Error", "gateway_error", type(exc).__name__)
+        try:
+            self._write(response)
+        except OSError:  # the client went away; nothing to tell it
+            return
         elapsed_ms = (time.perf_counter() - started) * 1000
         LOG.info("%s %s %d %.1fms", self.command, self.path, response.status, elapsed_ms)
 
@@ -53,8 +83,6 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(response.body)
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_HEAD = _dispatch
 
     def log_message(self, format: str, *args: Any) -> None:
         LOG.debug(format, *args)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from mypy_boto3_sns import SNSClient
     from mypy_boto3_sqs import SQSClient
 
-LOG = logging.getLogger("dixit.local.sns")
+LOG = logging.getLogger("local_stack.sns")
 
 
 def describe(message_body: str) -> str:
@@ -54,7 +54,6 @@ class TopicTap:
         self.report = report or (lambda line: LOG.info("nudge published: %s", line))
         self.wait_seconds = wait_seconds
         self.queue_url = ""
-        self.received: list[str] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -74,7 +73,6 @@ class TopicTap:
         for message in response.get("Messages", []):
             line = describe(message.get("Body", ""))
             lines.append(line)
-            self.received.append(line)
             self.report(line)
             self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
         return lines

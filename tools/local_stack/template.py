@@ -8,91 +8,32 @@ deployed: the routes it serves are the ``Api`` events of ``ApiFunction``, the sc
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from dixit.local import REPO_ROOT
+from local_stack import REPO_ROOT
 
 TEMPLATE_PATH = REPO_ROOT / "template.yaml"
 
-# Short-form tags and the long-form key each one becomes.
-_TAGS: dict[str, str] = {
-    "!Ref": "Ref",
-    "!Condition": "Condition",
-    **{
-        f"!{name}": f"Fn::{name}"
-        for name in (
-            "And",
-            "Base64",
-            "Cidr",
-            "Equals",
-            "FindInMap",
-            "GetAtt",
-            "GetAZs",
-            "If",
-            "ImportValue",
-            "Join",
-            "Length",
-            "Not",
-            "Or",
-            "Select",
-            "Split",
-            "Sub",
-            "ToJsonString",
-            "Transform",
-        )
-    },
-}
-
-
-class CfnLoader(yaml.SafeLoader):
-    """A safe YAML loader that understands CloudFormation's short-form intrinsic tags.
-
-    ``!Ref X`` becomes ``{"Ref": "X"}``, ``!GetAtt A.B`` becomes ``{"Fn::GetAtt": ["A", "B"]}``, every
-    other ``!Name`` becomes ``{"Fn::Name": ...}``. Like CloudFormation, it reads ``2010-09-09`` as a string,
-    not a date.
-    """
-
-    yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-
-
-def _construct_intrinsic(loader: CfnLoader, node: yaml.Node) -> dict[str, Any]:
-    key = _TAGS[node.tag]
-    value: Any
-    if isinstance(node, yaml.ScalarNode):
-        value = loader.construct_scalar(node)
-        if key == "Fn::GetAtt":
-            resource, _, attribute = str(value).partition(".")
-            value = [resource, attribute]
-    elif isinstance(node, yaml.SequenceNode):
-        value = loader.construct_sequence(node, deep=True)
-    elif isinstance(node, yaml.MappingNode):
-        value = loader.construct_mapping(node, deep=True)
-    else:  # pragma: no cover - yaml has no other node kinds
-        raise yaml.constructor.ConstructorError(
-            None, None, f"unexpected node for {node.tag}", node.start_mark
-        )
-    return {key: value}
-
-
-for _tag in _TAGS:
-    CfnLoader.add_constructor(_tag, _construct_intrinsic)
-
 
 def loads_template(text: str) -> dict[str, Any]:
-    """Parse a CloudFormation/SAM template from YAML (or JSON) text into long-form intrinsics."""
-    document = yaml.load(text, Loader=CfnLoader)  # noqa: S506 - CfnLoader is a SafeLoader
+    """Parse a CloudFormation/SAM template (YAML or JSON) with cfn-lint's own loader.
+
+    Short-form tags become long-form intrinsics (``!GetAtt A.B`` is ``{"Fn::GetAtt": ["A", "B"]}``) and,
+    as in CloudFormation, ``2010-09-09`` stays a string.
+    """
+    from cfnlint.decode import cfn_yaml
+
+    document = cfn_yaml.loads(text)
     if not isinstance(document, dict):
         raise ValueError("a template is a YAML mapping")
-    return document
+    # cfn-lint's nodes carry source marks; plain JSON values are what the stack resolves and compares.
+    plain: dict[str, Any] = json.loads(json.dumps(document, default=str))
+    return plain
 
 
 def load_template(path: Path | str | None = None) -> dict[str, Any]:

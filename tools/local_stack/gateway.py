@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import importlib
-import json
 import logging
 import re
 import sys
@@ -21,18 +20,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from dixit.local.template import FunctionSpec, Route
+from local_stack.events import ACCOUNT_ID, rest_proxy_event
+from local_stack.template import FunctionSpec, Route
 
-LOG = logging.getLogger("dixit.local.gateway")
+if TYPE_CHECKING:
+    from local_stack.static import StaticSite
+
+LOG = logging.getLogger("local_stack.gateway")
 
 Handler = Callable[[dict[str, Any], Any], Any]
 HandlerResolver = Callable[[], Handler]
-
-ACCOUNT_ID = "123456789012"
-REST_API_ID = "dixitlocal"
 
 
 #: Held around every handler call. Like one Lambda execution environment, the local stack runs one event
@@ -175,13 +175,26 @@ def _specificity(path: str) -> tuple[int, int]:
 
 
 def problem(status: int, title: str, code: str, detail: str, **extra: Any) -> HttpResponse:
-    """An RFC 9457 problem document, the shape the API itself uses for errors."""
-    body = {"type": "about:blank", "title": title, "status": status, "code": code, "detail": detail, **extra}
-    return HttpResponse(
-        status,
-        [("Content-Type", "application/problem+json")],
-        json.dumps(body).encode(),
+    """The API's own RFC 9457 problem document (``handlers.problems``), for what the gateway answers."""
+    from handlers.problems import problem as api_problem  # the product's shape, imported not restated
+
+    response = api_problem(status, code, detail, title=title, **extra)
+    body = response.body if isinstance(response.body, bytes) else str(response.body).encode()
+    return HttpResponse(status, [("Content-Type", "application/problem+json")], body)
+
+
+#: The methods API Gateway REST APIs accept; anything else (TRACE, CONNECT, made-up verbs) is a 405.
+API_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+
+def _method_not_allowed(method: str, path: str, allowed: Sequence[str]) -> HttpResponse:
+    response = problem(
+        405,
+        "Method Not Allowed",
+        "method_not_allowed",
+        f"{method} is not declared for {path} in template.yaml (allowed: {', '.join(allowed)})",
     )
+    return HttpResponse(405, [*response.headers, ("Allow", ", ".join(allowed))], response.body)
 
 
 class Gateway:
@@ -196,11 +209,14 @@ class Gateway:
         stage: str = "dev",
         cors_headers: Mapping[str, str] | None = None,
         region: str = "us-east-1",
+        static: StaticSite | None = None,
     ) -> None:
         """``handler`` resolves the Lambda handler: one for every route, or one per function logical id.
 
         ``functions`` (from the template) gives each function's memory size and timeout for its context.
+        ``static`` serves a web client's files for ``GET`` on paths no route claims.
         """
+        self.static = static
         self.routes = RouteTable(routes)
         self.handlers = handler
         self.functions = dict(functions or {})
@@ -241,76 +257,19 @@ class Gateway:
     ) -> dict[str, Any]:
         """The version 1.0 (REST API) Lambda proxy event for one request."""
         url = urlsplit(target)
-        path = _normalise(url.path)
-        single_headers: dict[str, str] = {}
-        multi_headers: dict[str, list[str]] = {}
-        for name, value in headers:
-            single_headers[name] = value
-            multi_headers.setdefault(name, []).append(value)
-        query = parse_qsl(url.query, keep_blank_values=True)
-        single_query: dict[str, str] = {}
-        multi_query: dict[str, list[str]] = {}
-        for name, value in query:
-            single_query[name] = value  # like API Gateway, the last value wins
-            multi_query.setdefault(name, []).append(value)
-
-        now = datetime.now(UTC)
-        request_id = str(uuid.uuid4())
-        user_agent = next((value for name, value in headers if name.lower() == "user-agent"), None)
-        body_text: str | None
-        is_base64 = False
-        if not body:
-            body_text = None
-        else:
-            try:
-                body_text = body.decode("utf-8")
-            except UnicodeDecodeError:
-                body_text, is_base64 = base64.b64encode(body).decode("ascii"), True
-        return {
-            "resource": match.route.path,
-            "path": path,
-            "httpMethod": method,
-            "headers": single_headers or None,
-            "multiValueHeaders": multi_headers or None,
-            "queryStringParameters": single_query or None,
-            "multiValueQueryStringParameters": multi_query or None,
-            "pathParameters": match.path_parameters or None,
-            "stageVariables": None,
-            "requestContext": {
-                "accountId": ACCOUNT_ID,
-                "apiId": REST_API_ID,
-                "domainName": host,
-                "domainPrefix": host.split(".")[0],
-                "extendedRequestId": request_id,
-                "httpMethod": method,
-                "identity": {
-                    "accessKey": None,
-                    "accountId": None,
-                    "apiKey": None,
-                    "apiKeyId": None,
-                    "caller": None,
-                    "cognitoAuthenticationProvider": None,
-                    "cognitoAuthenticationType": None,
-                    "cognitoIdentityId": None,
-                    "cognitoIdentityPoolId": None,
-                    "principalOrgId": None,
-                    "sourceIp": source_ip,
-                    "user": None,
-                    "userAgent": user_agent,
-                    "userArn": None,
-                },
-                "path": f"/{self.stage}{path}",
-                "protocol": protocol,
-                "requestId": request_id,
-                "requestTime": now.strftime("%d/%b/%Y:%H:%M:%S +0000"),
-                "requestTimeEpoch": int(now.timestamp() * 1000),
-                "resourceId": format(abs(hash(match.route.path)) % 0xFFFFFF, "06x"),
-                "resourcePath": match.route.path,
-                "stage": self.stage,
-            },
-            "body": body_text,
-            "isBase64Encoded": is_base64,
-        }
+        return rest_proxy_event(
+            method,
+            _normalise(url.path),
+            resource=match.route.path,
+            path_parameters=match.path_parameters,
+            headers=headers,
+            query=parse_qsl(url.query, keep_blank_values=True),
+            body=body,
+            stage=self.stage,
+            source_ip=source_ip,
+            host=host,
+            protocol=protocol,
+        )
 
     # -- result → response -------------------------------------------------------------------------
 
@@ -356,7 +315,13 @@ class Gateway:
     ) -> HttpResponse:
         method = method.upper()
         path = _normalise(urlsplit(target).path)
+        if method not in API_METHODS:
+            return _method_not_allowed(method, path, self.routes.allowed_methods(path) or ["GET", "POST"])
         match = self.routes.match(method, path)
+        if match is None and self.static is not None and method in ("GET", "HEAD"):
+            served = self.static.serve(urlsplit(target).path)
+            if served is not None:
+                return served
         if match is None:
             allowed = self.routes.allowed_methods(path)
             if not allowed:
@@ -364,13 +329,7 @@ class Gateway:
             if method == "OPTIONS" and self.cors_headers:
                 # Cors on the Api gives every path a mock OPTIONS method answering the preflight.
                 return HttpResponse(200, list(self.cors_headers.items()), b"{}")
-            response = problem(
-                405,
-                "Method Not Allowed",
-                "method_not_allowed",
-                f"{method} is not declared for {path} in template.yaml (allowed: {', '.join(allowed)})",
-            )
-            return HttpResponse(405, [*response.headers, ("Allow", ", ".join(allowed))], response.body)
+            return _method_not_allowed(method, path, allowed)
 
         event = self.build_event(match, method, target, headers, body, source_ip=source_ip, host=host)
         try:
@@ -384,7 +343,6 @@ class Gateway:
                 result = handler(event, context)
         except Exception as exc:
             LOG.exception("the handler raised for %s %s", method, path)
-            return problem(
-                502, "Bad Gateway", "handler_error", f"the handler raised {type(exc).__name__}: {exc}"
-            )
+            # The exception's text may hold anything (input, internals): the log has it, the client not.
+            return problem(502, "Bad Gateway", "handler_error", f"the handler raised {type(exc).__name__}")
         return self.build_response(result)
