@@ -96,7 +96,7 @@ def request(
     body: bytes | None = None,
     headers: dict[str, str] | None = None,
 ) -> Reply:
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
     try:
         connection.request(method, target, body=body, headers=headers or {})
         return Reply(connection.getresponse())
@@ -345,7 +345,7 @@ def test_the_schedule_runner_invokes_the_function_on_its_rate_and_stops() -> Non
     job = ScheduledFunction(spec, ScheduleSpec("NudgeSweep", "rate(5 minutes)"), lambda: handler, 0.05)
     runner = ScheduleRunner([job]).start()
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # generous: a bound on waiting, not on speed
         while len(calls) < 2 and time.monotonic() < deadline:
             time.sleep(0.02)
     finally:

