@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from functools import cache
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
-class AppSettings(BaseSettings):
-    model_config = SettingsConfigDict(frozen=True, extra="ignore")
+class AppSettings(BaseModel):
+    """Each field is read from the environment variable of the same name in upper case."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
 
     table_name: str = Field(default="dixit-games", min_length=3)
     card_bucket: str = ""
@@ -20,7 +23,15 @@ class AppSettings(BaseSettings):
     max_body_bytes: int = Field(default=16_384, ge=1_024)
     move_attempts: int = Field(default=4, ge=1, le=10)
 
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:
+        """The settings named in ``environ`` (default ``os.environ``); names match case-insensitively."""
+        by_name = {
+            name.lower(): value for name, value in (os.environ if environ is None else environ).items()
+        }
+        return cls.model_validate({field: by_name[field] for field in cls.model_fields if field in by_name})
+
 
 @cache
 def get_settings() -> AppSettings:
-    return AppSettings()
+    return AppSettings.from_environ()
