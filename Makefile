@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit run bench openapi lock clean
+.PHONY: install test lint typecheck unit run soak bench openapi lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test: lint typecheck unit
 
 run: $(STAMP)
 	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
+
+# GAMES complete games over HTTP against a fresh `make run` stack; prints RSS and games/s.
+soak: $(STAMP)
+	$(BIN)/python -m local_stack soak --games $(or $(GAMES),1000) --max-rss-mb $(or $(MAX_RSS_MB),500)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD)

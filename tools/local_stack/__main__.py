@@ -13,6 +13,7 @@ from pathlib import Path
 from types import FrameType
 
 from local_stack import DEFAULT_STATE_FILE
+from local_stack.soak import add_arguments as add_soak_arguments
 from local_stack.template import TEMPLATE_PATH
 
 
@@ -54,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="run scheduled functions this often instead of their template rate "
         "(env DIXIT_LOCAL_SCHEDULE_SECONDS)",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("DIXIT_LOCAL_WORKERS") or 1),
+        help="run the API handler in this many worker processes, serving requests concurrently as Lambda's "
+        "execution environments do (default 1: in-process, one at a time; env DIXIT_LOCAL_WORKERS)",
+    )
     serve.add_argument("--no-seed", action="store_true", help="do not upload placeholder card art")
     serve.add_argument(
         "--state-file", type=Path, default=DEFAULT_STATE_FILE, help="where to record endpoints for invoke"
@@ -65,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("-e", "--event", required=True, help="event JSON file, or - for stdin")
     invoke.add_argument("--aws-endpoint", help="AWS endpoint (default: from the state file of serve)")
     invoke.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
+
+    soak = commands.add_parser("soak", help="play many complete games over HTTP and report memory")
+    add_soak_arguments(soak)
     return parser
 
 
@@ -106,6 +117,7 @@ def serve(args: argparse.Namespace) -> int:
             state_file=args.state_file,
             schedule_seconds=args.schedule_seconds,
             seed=not args.no_seed,
+            workers=args.workers,
             parameter_overrides=_parameters(args.parameter_overrides),
         )
     )
@@ -126,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "soak":
+        from local_stack.soak import soak
+
+        return soak(args)
     from local_stack.invoke import invoke
 
     return invoke(

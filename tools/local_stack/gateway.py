@@ -27,6 +27,7 @@ from local_stack.events import ACCOUNT_ID, rest_proxy_event
 from local_stack.template import FunctionSpec, Route
 
 if TYPE_CHECKING:
+    from local_stack.environments import ExecutionEnvironments
     from local_stack.static import StaticSite
 
 LOG = logging.getLogger("local_stack.gateway")
@@ -210,13 +211,16 @@ class Gateway:
         cors_headers: Mapping[str, str] | None = None,
         region: str = "us-east-1",
         static: StaticSite | None = None,
+        environments: ExecutionEnvironments | None = None,
     ) -> None:
         """``handler`` resolves the Lambda handler: one for every route, or one per function logical id.
 
         ``functions`` (from the template) gives each function's memory size and timeout for its context.
-        ``static`` serves a web client's files for ``GET`` on paths no route claims.
+        ``static`` serves a web client's files for ``GET`` on paths no route claims. With
+        ``environments``, handlers run there, concurrently, instead of one at a time in this process.
         """
         self.static = static
+        self.environments = environments
         self.routes = RouteTable(routes)
         self.handlers = handler
         self.functions = dict(functions or {})
@@ -332,15 +336,17 @@ class Gateway:
             return _method_not_allowed(method, path, allowed)
 
         event = self.build_event(match, method, target, headers, body, source_ip=source_ip, host=host)
+        context = self.context_for(match.route.function)
         try:
-            handler = self.resolve_handler(match.route.function)
+            if self.environments is not None:
+                result = self.environments.invoke(match.route.function, event, context)
+            else:
+                handler = self.resolve_handler(match.route.function)
+                with INVOKE_LOCK:
+                    result = handler(event, context)
         except HandlerUnavailableError as exc:
             LOG.error("handler unavailable: %s", exc)
             return problem(500, "Internal Server Error", "handler_unavailable", str(exc))
-        context = self.context_for(match.route.function)
-        try:
-            with INVOKE_LOCK:
-                result = handler(event, context)
         except Exception as exc:
             LOG.exception("the handler raised for %s %s", method, path)
             # The exception's text may hold anything (input, internals): the log has it, the client not.

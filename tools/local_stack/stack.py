@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
+from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway, HandlerResolver, lazy_handler
 from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
@@ -56,6 +57,8 @@ class ServeOptions:
     names: Mapping[str, str] = field(default_factory=lambda: dict(LOCAL_NAMES))
     #: A web client to serve on paths no route claims, when the directory exists.
     web_root: Path | None = REPO_ROOT / "web"
+    #: Worker processes running the API handler (Lambda execution environments); 1 runs it in-process.
+    workers: int = 1
 
 
 def check_port_free(host: str, port: int) -> None:
@@ -93,6 +96,7 @@ class LocalStack:
         self.http: GatewayServer | None = None
         self.schedules: ScheduleRunner | None = None
         self.tap: TopicTap | None = None
+        self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.resources: dict[str, str] = {}
         self.environment: dict[str, str] = {}
@@ -167,6 +171,12 @@ class LocalStack:
         handlers: dict[str, HandlerResolver] = {
             logical_id: lazy_handler(spec.handler, sorted(code_dirs)) for logical_id, spec in specs.items()
         }
+        if options.workers > 1:
+            self.environments = ExecutionEnvironments(
+                options.workers,
+                {logical_id: spec.handler for logical_id, spec in specs.items()},
+                sorted(code_dirs),
+            )
         stage = parameter_values(template, options.parameter_overrides).get("Stage", "dev")
         gateway = Gateway(
             api_routes(template),
@@ -176,6 +186,7 @@ class LocalStack:
             cors_headers=api_cors_headers(template),
             region=REGION,
             static=StaticSite(options.web_root) if options.web_root and options.web_root.is_dir() else None,
+            environments=self.environments,
         )
         self.http = GatewayServer(gateway, options.host, options.port).start()
 
@@ -253,6 +264,9 @@ class LocalStack:
         if self.http is not None:
             self.http.stop()
             self.http = None
+        if self.environments is not None:
+            self.environments.close()
+            self.environments = None
         if self.tap is not None:
             self.tap.stop()
             self.tap = None
