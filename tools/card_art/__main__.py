@@ -1,0 +1,3 @@
+from card_art.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""``python -m card_art seed-art --bucket NAME`` and ``python -m card_art sheet --deck base --out FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from card_art.cache import cache_dir
+from card_art.seed import seed_bucket
+from card_art.sheet import contact_sheet
+from dixit.cards import OFFICIAL_DECKS
+
+
+def _deck(value: str) -> str:
+    if value not in OFFICIAL_DECKS:
+        raise argparse.ArgumentTypeError(f"no official deck {value!r} (one of {', '.join(OFFICIAL_DECKS)})")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m card_art", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    seed = commands.add_parser(
+        "seed-art",
+        help="upload every card image to a deployed stack's card bucket, skipping keys already there",
+    )
+    seed.add_argument("--bucket", required=True, help="the stack's CardBucket (see the stack outputs)")
+    seed.add_argument("--decks", nargs="+", type=_deck, default=list(OFFICIAL_DECKS), metavar="DECK")
+    seed.add_argument("--workers", type=int, default=8)
+    sheet = commands.add_parser("sheet", help="write a contact sheet of one deck as PNG")
+    sheet.add_argument("--deck", type=_deck, default="base")
+    sheet.add_argument("--out", type=Path, required=True)
+    sheet.add_argument("--columns", type=int, default=12)
+    sheet.add_argument("--thumb-width", type=int, default=90)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "seed-art":
+        # Imported here: the sheet needs no boto3 client, and app.aws_clients honours AWS_ENDPOINT_URL.
+        from app import aws_clients
+        from app.card_images import image_key
+
+        card_ids = [card_id for deck in args.decks for card_id in OFFICIAL_DECKS[deck].card_ids()]
+        started = time.monotonic()
+        result = seed_bucket(aws_clients.s3(), args.bucket, card_ids, image_key, workers=args.workers)
+        print(
+            f"seed-art: {result.uploaded} uploaded, {result.skipped} already there "
+            f"({time.monotonic() - started:.1f} s; cache {cache_dir()})"
+        )
+        return 0
+    deck = OFFICIAL_DECKS[args.deck]
+    data = contact_sheet(deck.card_ids(), columns=args.columns, thumb_width=args.thumb_width)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(data)
+    print(f"sheet: {len(deck.card_ids())} cards of {deck.deck_id} -> {args.out} ({len(data) // 1024} KB)")
+    return 0
