@@ -447,17 +447,26 @@ def lighthouse(s: Scene, x: float, ground: float, h: float) -> None:
 
 def figure(s: Scene, x: float, feet: float, h: float, prop: str) -> None:
     body = s.pal.near
-    head = h * 0.13
+    head = h * 0.1
+    # A hooded cloak: narrow neck, sloping shoulders, a hem that flares and sways to one side.
+    sway = s.rng.uniform(-0.06, 0.06) * h
     s.p.polygon(
         [
-            (x - h * 0.07, feet - h * 0.78),
-            (x + h * 0.07, feet - h * 0.78),
-            (x + h * 0.18, feet),
-            (x - h * 0.18, feet),
+            (x - h * 0.05, feet - h * 0.8),
+            (x + h * 0.05, feet - h * 0.8),
+            (x + h * 0.13, feet - h * 0.7),
+            (x + h * 0.15, feet - h * 0.4),
+            (x + h * 0.2 + sway, feet),
+            (x - h * 0.2 + sway, feet),
+            (x - h * 0.15, feet - h * 0.4),
+            (x - h * 0.13, feet - h * 0.7),
         ],
         body,
     )
-    s.p.ellipse(x, feet - h * 0.86, head, head, body)
+    s.p.ellipse(x, feet - h * 0.87, head, head * 1.1, body)
+    s.p.polygon(
+        [(x - head, feet - h * 0.86), (x + head * 0.3, feet - h * 1.04), (x + head, feet - h * 0.86)], body
+    )
     if prop == "lantern":
         lx, ly = x + h * 0.25, feet - h * 0.42
         s.p.line([(x + h * 0.08, feet - h * 0.6), (lx, ly - 5)], body, 1.5)

@@ -52,11 +52,11 @@ PALETTES: tuple[Palette, ...] = (
     _palette("storm", "#2f3a45 #8a9ba8 #f9e27d #55636e #15191d #ffd400", starry=False),
     _palette("deep", "#022c3a #1f7a8c #bff4ff #0f5160 #01141b #7ff0d8", starry=True),
     _palette("autumn", "#5b2a1e #e8a15a #ffe0a6 #9c4a2b #2a120c #ff9e3d", starry=False),
-    _palette("candy", "#6a4c93 #ffcad4 #fff1f6 #b48ccf #3b2356 #9bdb4d", starry=False),
+    _palette("noon", "#2f6fb8 #cde8f2 #fffbe6 #86a9c4 #1f3a2e #ff6b5b", starry=False),
     _palette("ember", "#1a0808 #8a2a1e #ffb26b #4a1410 #080303 #ff5a1f", starry=True),
     _palette("meadow", "#3e4a2a #e9e3c3 #fffbe8 #7d8a55 #1d2414 #e07a5f", starry=False),
     _palette("lavender", "#3d2c6b #c9b6e4 #fbf3ff #7e6bb0 #1e1538 #ffd166", starry=True),
     _palette("jade", "#06231f #2a9d8f #e9f5db #176a60 #031412 #f4a261", starry=True),
-    _palette("rose", "#4a1942 #ee9ca7 #ffe5d4 #a8527a #220b1f #ffd6a5", starry=False),
+    _palette("golden", "#b4541f #f7d774 #fff8d8 #c98b3c #3a2210 #7a2e8c", starry=False),
     _palette("sepia", "#3b2f2f #d8c3a5 #fff4e0 #8e7f6b #1e1717 #e98074", starry=False),
 )
