@@ -158,12 +158,48 @@ def island(s: Scene) -> None:
 
 
 def boat(s: Scene) -> None:
+    # Open water is the plainest layout, so the horizon, a shore and what stands on it vary the most here.
+    s.horizon = s.rng.uniform(250, 460)
     cx, _ = _sky(s, kind=s.rng.choice(("moon", "sun", "crescent", "eclipse", "twins")))
-    _far_land(s, 1)
-    m.water(s, s.horizon, cx)
-    m.boat(s, s.rng.uniform(90, 310), s.rng.uniform(s.horizon + 60, HEIGHT - 80), s.rng.uniform(30, 55))
     if s.rng.random() < 0.5:
-        m.fish_school(s, s.rng.uniform(100, 300), s.rng.uniform(120, 260), s.rng.randint(5, 11))
+        _far_land(s, 1)
+    m.water(s, s.horizon, cx)
+    side = s.rng.choice((-1, 1))
+    if s.rng.random() < 0.7:
+        edge = 0.0 if side < 0 else float(WIDTH)
+        reach = s.rng.uniform(125, 180)
+        top = s.horizon - s.rng.uniform(60, 200)
+        inner = edge - side * reach
+        s.p.polygon(
+            [
+                (edge, HEIGHT + 2),
+                (edge, top),
+                (edge - side * reach * 0.45, top + 12),
+                (inner, s.horizon + 40),
+                (inner - side * 30, HEIGHT + 2),
+            ],
+            s.pal.near,
+        )
+        ridge_x = edge - side * reach * 0.3
+        if s.rng.random() < 0.5:
+            m.tree(s, ridge_x, top + 8, s.rng.uniform(110, 170), s.rng.random() < 0.5)
+        else:
+            m.house(s, ridge_x, top + 10, 40)
+    else:
+        ix = s.rng.uniform(80, 320)
+        s.p.ellipse(ix, s.horizon + 2, s.rng.uniform(40, 80), 10, s.haze(0.5))
+        m.tree(s, ix, s.horizon - 2, s.rng.uniform(50, 80), True)
+    bx = WIDTH / 2 - side * s.rng.uniform(0, 120)  # out on the water, away from the shore
+    m.boat(s, bx, s.rng.uniform(s.horizon + 50, HEIGHT - 70), s.rng.uniform(26, 55))
+    pick = s.rng.random()
+    if pick < 0.35:
+        m.fish_school(
+            s, s.rng.uniform(100, 300), s.rng.uniform(110, max(130, s.horizon - 60)), s.rng.randint(5, 11)
+        )
+    elif pick < 0.6:
+        m.birds(
+            s, s.rng.uniform(100, 300), s.rng.uniform(90, max(110, s.horizon - 80)), s.rng.randint(3, 7), 60
+        )
 
 
 def sky_creature(s: Scene) -> None:
