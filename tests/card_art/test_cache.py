@@ -41,3 +41,14 @@ def test_a_malformed_id_is_refused_before_it_reaches_the_file_system(art_cache: 
     with pytest.raises(ValueError, match="not a card id"):
         card_art.cached("../../escape-001")
     assert not art_cache.exists()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_warming_draws_only_the_missing_cards_into_the_cache(
+    workers: int, stub_cache: Callable[[str, tuple[int, int, int]], bytes]
+) -> None:
+    stored = stub_cache("base-007", (1, 2, 3))
+    assert card_art.warm(["base-007", "base-008", "base-009"], workers=workers) == 2
+    assert card_art.cached("base-007") == stored  # left as it was
+    assert card_art.cached("base-008") == card_art.render("base-008")
+    assert cache.missing(["base-007", "base-008", "base-009", "base-010"]) == ["base-010"]

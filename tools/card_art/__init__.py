@@ -5,11 +5,12 @@ A developer tool (Pillow is a dev dependency); Lambda code never imports it. The
 
 - ``render(card_id) -> bytes``: draw the card now (about 0.2 s);
 - ``cached(card_id) -> bytes``: the same bytes through the disk cache (see ``card_art.cache``);
+- ``warm(card_ids)``: fill the cache in worker processes, e.g. from a background thread at start-up;
 - ``CONTENT_TYPE`` / ``EXTENSION``: what the bytes are;
 - ``seed_bucket(s3, bucket, card_ids, key_for)``: upload what is missing, skip keys already there.
 """
 
-from card_art.cache import CACHE_VERSION, GENERATOR_VERSION, cache_dir, cached
+from card_art.cache import CACHE_VERSION, GENERATOR_VERSION, cache_dir, cached, warm
 from card_art.render import CONTENT_TYPE, EXTENSION, render
 from card_art.seed import Seeded, seed_bucket
 
@@ -23,4 +24,5 @@ __all__ = [
     "cached",
     "render",
     "seed_bucket",
+    "warm",
 ]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import PIL
@@ -51,3 +53,26 @@ def cached(card_id: str) -> bytes:
         Path(temp).unlink(missing_ok=True)
         raise
     return data
+
+
+def missing(card_ids: Iterable[str]) -> list[str]:
+    """The cards not in the cache yet."""
+    folder = cache_dir()
+    return [card_id for card_id in card_ids if not (folder / f"{card_id}.{EXTENSION}").exists()]
+
+
+def warm(card_ids: Iterable[str], workers: int | None = None) -> int:
+    """Draw every missing card into the cache, in ``workers`` processes; returns how many were drawn.
+
+    Drawing is CPU-bound Python, so processes rather than threads. Meant for a background start-up step
+    (the local stack) or before a big upload: 924 official cards take about three CPU minutes.
+    """
+    todo = missing(card_ids)
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(todo) < 2:
+        for card_id in todo:
+            cached(card_id)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(cached, todo, chunksize=8))
+    return len(todo)
