@@ -3,7 +3,7 @@
 A developer tool (Pillow is a dev dependency); Lambda code never imports it. The local stack and the
 ``seed-art`` command use:
 
-- ``render(card_id) -> bytes``: draw the card now (about 0.2 s);
+- ``render(card_id) -> bytes``: draw the card now (about 0.08 s of CPU);
 - ``cached(card_id) -> bytes``: the same bytes through the disk cache (see ``card_art.cache``);
 - ``warm(card_ids)``: fill the cache in worker processes, e.g. from a background thread at start-up;
 - ``CONTENT_TYPE`` / ``EXTENSION``: what the bytes are;
