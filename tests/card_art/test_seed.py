@@ -84,3 +84,13 @@ def test_seed_art_refuses_a_deck_that_does_not_exist(capsys: pytest.CaptureFixtu
         main(["seed-art", "--bucket", BUCKET, "--decks", "nope"])
     assert stop.value.code == 2
     assert "no official deck 'nope'" in capsys.readouterr().err
+
+
+def test_seed_art_reports_a_missing_bucket_in_one_line(
+    s3: S3Client, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["seed-art", "--bucket", "no-such-bucket", "--decks", "base"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("seed-art: ")
+    assert "NoSuchBucket" in err
+    assert "Traceback" not in err

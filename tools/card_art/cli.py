@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,8 +46,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.card_images import image_key
 
         card_ids = [card_id for deck in args.decks for card_id in OFFICIAL_DECKS[deck].card_ids()]
+        from botocore.exceptions import BotoCoreError, ClientError
+
         started = time.monotonic()
-        result = seed_bucket(aws_clients.s3(), args.bucket, card_ids, image_key, workers=args.workers)
+        try:
+            result = seed_bucket(aws_clients.s3(), args.bucket, card_ids, image_key, workers=args.workers)
+        except (BotoCoreError, ClientError) as error:
+            # A wrong bucket name or missing credentials is the usual cause: one line, no traceback.
+            print(f"seed-art: {error}", file=sys.stderr)
+            return 1
         print(
             f"seed-art: {result.uploaded} uploaded, {result.skipped} already there "
             f"({time.monotonic() - started:.1f} s; cache {cache_dir()})"
