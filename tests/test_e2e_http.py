@@ -95,8 +95,8 @@ def test_card_images_are_served_by_the_twin_through_presigned_links(stack: Serve
     player = HttpClient("Viewer", base_url=stack.api_url).register()
     cards = player.get("/decks/base/cards").body["cards"]
     with urllib.request.urlopen(cards[0]["image_url"], timeout=10) as response:
-        assert response.headers["Content-Type"] == "image/png"
-        assert response.read().startswith(b"\x89PNG\r\n\x1a\n")
+        assert response.headers["Content-Type"] == "image/webp"
+        assert response.read()[8:12] == b"WEBP"
 
 
 WALKTHROUGH = Path(__file__).resolve().parents[1] / "examples" / "walkthrough.sh"

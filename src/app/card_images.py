@@ -11,8 +11,13 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
 
+# Card art is WebP: a scene at 400x600 stays under 60 KB where a full-colour PNG would not.
+IMAGE_EXTENSION = "webp"
+
+
 def image_key(card_id: str) -> str:
-    return f"cards/{deck_of(card_id)}/{card_id}.png"
+    """The object key of a card's image: from the card alone, so it never tells who played it."""
+    return f"cards/{deck_of(card_id)}/{card_id}.{IMAGE_EXTENSION}"
 
 
 class CardImages:

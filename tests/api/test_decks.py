@@ -30,7 +30,7 @@ def test_a_decks_cards_are_listed_in_order_with_image_links(aws: None) -> None:
     assert [c["card_id"] for c in cards] == [f"base-{n:03d}" for n in range(1, 85)]
     link = urlparse(cards[0]["image_url"])
     assert BUCKET in link.netloc + link.path
-    assert link.path.endswith("/cards/base/base-001.png")
+    assert link.path.endswith("/cards/base/base-001.webp")
     assert parse_qs(link.query)["X-Amz-Expires"] == [str(get_settings().image_url_ttl_seconds)]
 
 
@@ -50,7 +50,7 @@ def test_your_hand_comes_with_links_to_its_own_images(players: list[Client]) -> 
     game_id = started(players[:3])
     for card in view(players[1], game_id)["you"]["hand"]:
         deck = card["card_id"].split("-")[0]
-        assert urlparse(card["image_url"]).path.endswith(f"/cards/{deck}/{card['card_id']}.png")
+        assert urlparse(card["image_url"]).path.endswith(f"/cards/{deck}/{card['card_id']}.webp")
 
 
 def test_a_game_deals_only_from_the_decks_it_was_created_with(players: list[Client]) -> None:

@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the API handler in this many worker processes, serving requests concurrently as Lambda's "
         "execution environments do (default 1: in-process, one at a time; env DIXIT_LOCAL_WORKERS)",
     )
-    serve.add_argument("--no-seed", action="store_true", help="do not upload placeholder card art")
+    serve.add_argument("--no-seed", action="store_true", help="do not upload generated card art")
     serve.add_argument(
         "--state-file", type=Path, default=DEFAULT_STATE_FILE, help="where to record endpoints for invoke"
     )

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
+from local_stack.card_seeding import seed_card_art
 from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway, HandlerResolver, lazy_handler
 from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
-from local_stack.placeholder_art import seed_card_art
 from local_stack.resources import create_resources
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
@@ -212,7 +212,7 @@ class LocalStack:
                 LOG.warning("seeding card art failed: %s", exc)
             return
         LOG.info(
-            "seeded %d placeholder card images into s3://%s/cards/ in %.1f s",
+            "seeded %d generated card images into s3://%s/cards/ in %.1f s",
             count,
             bucket,
             time.perf_counter() - started,
