@@ -1,8 +1,9 @@
 """The embedded local stack: a developer tool that runs the SAM stack of ``template.yaml`` in one process.
 
 ``python -m local_stack serve`` starts a moto server (DynamoDB, S3, SNS, SQS), creates the template's
-table, bucket and topic in it, seeds generated card art (tools/card_art), and serves the API's Lambda handler over HTTP
-as API Gateway would. ``python -m local_stack invoke`` runs one function of the template against it.
+table, bucket and topic in it, seeds generated card art (tools/card_art), and serves the API's Lambda
+handler over HTTP as API Gateway would. ``python -m local_stack invoke`` runs one function of the
+template against it.
 
 It lives under ``tools/``, outside every function's ``CodeUri``, so it never ships in a Lambda package, and
 nothing under ``src/`` imports it.

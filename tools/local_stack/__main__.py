@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--no-seed", action="store_true", help="do not upload generated card art")
     serve.add_argument(
+        "--seed-decks",
+        default="",
+        help="comma-separated decks whose art to upload (default: every official deck)",
+    )
+    serve.add_argument(
         "--state-file", type=Path, default=DEFAULT_STATE_FILE, help="where to record endpoints for invoke"
     )
     serve.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -117,6 +122,7 @@ def serve(args: argparse.Namespace) -> int:
             state_file=args.state_file,
             schedule_seconds=args.schedule_seconds,
             seed=not args.no_seed,
+            seed_decks=tuple(d for d in args.seed_decks.split(",") if d) or None,
             workers=args.workers,
             parameter_overrides=_parameters(args.parameter_overrides),
         )

@@ -6,6 +6,8 @@ is playable within seconds while the rest is drawn; the disk cache makes every l
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import card_art
 from app.card_images import image_key
+from card_art.cache import missing
 from dixit.cards import OFFICIAL_DECKS
 
 if TYPE_CHECKING:
@@ -65,9 +68,8 @@ def seed_card_art(
     chosen: Putter = put or upload
     count = 0
     for deck_ids in _by_deck(ids):
-        if stop.is_set():
+        if stop.is_set() or not _draw_missing(deck_ids, stop):
             break
-        card_art.warm(deck_ids)
 
         def one(card_id: str) -> int:
             if stop.is_set():
@@ -78,3 +80,20 @@ def seed_card_art(
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seed-art") as pool:
             count += sum(pool.map(one, deck_ids))
     return count
+
+
+def _draw_missing(card_ids: list[str], stop: threading.Event) -> bool:
+    """Fill the art cache for these cards in worker processes; False when stopped first.
+
+    Drawing is CPU-bound Python: in a thread it would starve the gateway of the GIL. A spawned pool (a
+    fork of this threaded process could inherit a held lock) is terminated at once when the stack stops.
+    """
+    todo = missing(card_ids)
+    if not todo:
+        return True
+    pool = multiprocessing.get_context("spawn").Pool(processes=min(len(todo), os.cpu_count() or 1))
+    try:
+        return all(not stop.is_set() for _ in pool.imap_unordered(card_art.cached, todo, chunksize=4))
+    finally:
+        pool.terminate()
+        pool.join()

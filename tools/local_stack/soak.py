@@ -119,7 +119,10 @@ def play_one(base_url: str, index: int, players: int, target_score: int, tally: 
 
 def start_stack(state_file: Path) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
-        [sys.executable, "-m", "local_stack", "serve", "--port", "0", "--state-file", str(state_file)],
+        [
+            *(sys.executable, "-m", "local_stack", "serve", "--port", "0"),
+            *("--state-file", str(state_file), "--seed-decks", "base"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

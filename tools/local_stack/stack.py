@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from dixit.cards import OFFICIAL_DECKS
 from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
 from local_stack.card_seeding import seed_card_art
 from local_stack.environments import ExecutionEnvironments
@@ -53,6 +54,8 @@ class ServeOptions:
     state_file: Path | None = DEFAULT_STATE_FILE
     schedule_seconds: float | None = None
     seed: bool = True
+    # None: every official deck. Tests seed only what they play with, so a cold art cache stays cheap.
+    seed_decks: tuple[str, ...] | None = None
     parameter_overrides: dict[str, str] = field(default_factory=dict)
     names: Mapping[str, str] = field(default_factory=lambda: dict(LOCAL_NAMES))
     #: A web client to serve on paths no route claims, when the directory exists.
@@ -206,7 +209,9 @@ class LocalStack:
     def _seed(self, s3_client: Any, bucket: str) -> None:
         started = time.perf_counter()
         try:
-            count = seed_card_art(s3_client, bucket, stop=self._seed_stop, fast_put=moto_put)
+            decks = self.options.seed_decks
+            ids = None if decks is None else [c for d in decks for c in OFFICIAL_DECKS[d].card_ids()]
+            count = seed_card_art(s3_client, bucket, ids, stop=self._seed_stop, fast_put=moto_put)
         except Exception as exc:
             if not self._seed_stop.is_set():
                 LOG.warning("seeding card art failed: %s", exc)
