@@ -333,7 +333,7 @@ export function gameScreen(gameId, ui, act, title) {
                 onclick: () => enlarge(card, `table card ${i + 1}`, [], compact ? null : `reveal-${i + 1}`),
               },
               cardImage(card, `table card ${i + 1}`),
-              isStory ? h("span", { class: "badge" }, "Storyteller's") : null,
+              isStory ? h("span", { class: "badge" }, "Storyteller") : null,
             ),
             h(
               "p",

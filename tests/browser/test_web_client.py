@@ -79,7 +79,9 @@ def test_three_players_play_a_whole_game_in_three_browsers_and_no_page_shows_ano
             if final.get("end_reason"):
                 assert player.page.inner_text("#end-reason")
             # The last reveal names who played and who voted, and the history holds every round.
-            assert "Storyteller's" in player.page.inner_text("section.reveal")
+            last_cards = final["last_round"]["cards"]
+            assert player.page.locator("section.reveal ul.results li strong").count() == len(last_cards)
+            assert player.page.locator("section.reveal li.story .badge").inner_text() == "Storyteller"
             player.page.click("summary:has-text('Round history')")
             player.page.wait_for_selector("details.history section.reveal")
             assert player.page.locator("details.history section.reveal").count() == len(rounds)
