@@ -6,9 +6,10 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Route
 
 from ..test_local_serve import Served, start_serve, stop
-from .web import PHONE, WebPlayer, api_call, chromium, hands, play_to_the_end, static_site
+from .web import PHONE, WebPlayer, api_call, chromium, hands, play_to_the_end, post_json, static_site
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,15 @@ def test_three_players_play_a_whole_game_in_three_browsers_and_no_page_shows_ano
         assert link.endswith(f"#/join/{game_id}/{invite_code}")
 
         bob.join_by_link(link)
-        cy.join_by_link(link)
+        # A wrong invite code: the page says why, in the words of the problem's detail.
+        cy.open(link.rsplit("/", 1)[0] + "/not-the-code")
+        cy.register()
+        cy.page.click("#join")
+        cy.page.wait_for_selector("#error:not([hidden])")
+        wrong = {"invite_code": "not-the-code"}
+        refused = post_json(stack.api_url, f"/games/{game_id}/join", cy.token, wrong)
+        assert cy.page.inner_text("#error") == refused["detail"]
+        cy.join_by_link(link, register=False)
         ada.catch_up()
         ada.start()
 
@@ -64,7 +73,35 @@ def test_three_players_play_a_whole_game_in_three_browsers_and_no_page_shows_ano
                 html = player.html()
                 assert not [pid for pid in player_ids if pid in html], "player ids in the DOM"
 
-        final = play_to_the_end(stack.api_url, players, after_move=nothing_names_an_owner)
+        # The first submission reaches the server, but its answer is lost on the way back: the client must
+        # retry with the same Idempotency-Key, and the server must replay the first answer instead of
+        # refusing cards that are no longer in the player's hand.
+        keys: list[str | None] = []
+        rerouted: list[WebPlayer] = []
+
+        def lose_the_first_answer(route: Route) -> None:
+            keys.append(route.request.headers.get("idempotency-key"))
+            if len(keys) == 1:
+                route.fetch()
+                route.abort()
+            else:
+                route.continue_()
+
+        def before(move: str, acting: WebPlayer) -> None:
+            if move == "submit" and not rerouted:
+                rerouted.append(acting)
+                acting.page.route("**/submissions", lose_the_first_answer)
+
+        def after(move: str, acting: WebPlayer) -> None:
+            if rerouted == [acting]:
+                acting.page.unroute("**/submissions")
+            nothing_names_an_owner(move, acting)
+
+        bob.keyboard_only = True  # Bob never touches the mouse
+        final = play_to_the_end(stack.api_url, players, before_move=before, after_move=after)
+        assert len(keys) == 2
+        assert keys[0]
+        assert keys[1] == keys[0]
 
         rounds = api_call(stack.api_url, f"/games/{game_id}/rounds", ada.token)["rounds"]
         winners = {p["name"] for p in final["players"] if p["player_id"] in final["winners"]}

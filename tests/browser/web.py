@@ -11,6 +11,7 @@ import http.server
 import json
 import re
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -74,6 +75,21 @@ def api_call(api_url: str, path: str, token: str) -> Any:
         return json.loads(response.read())
 
 
+def post_json(api_url: str, path: str, token: str, body: Any) -> Any:
+    """A POST's answer body, an error's problem details included."""
+    request = urllib.request.Request(
+        api_url + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return json.loads(error.read())
+
+
 @dataclass
 class WebPlayer:
     """One phone: a browser context of its own (its own localStorage, so its own token)."""
@@ -81,6 +97,7 @@ class WebPlayer:
     name: str
     context: BrowserContext
     client_url: str
+    keyboard_only: bool = False
     page: Page = field(init=False)
     errors: list[str] = field(default_factory=list)
 
@@ -149,10 +166,28 @@ class WebPlayer:
         self.page.wait_for_selector(".game:not([data-phase=lobby])")
 
     def choose(self, tile_selector: str) -> None:
-        """Tap a card (it opens big), then choose it there."""
-        self.page.click(tile_selector)
-        self.page.click("#zoom >> text=Choose this card")
+        """Tap a card (it opens big), then choose it there; or the same with the keyboard alone."""
+        if self.keyboard_only:
+            self.page.focus(tile_selector)
+            self.page.keyboard.press("Enter")
+            self.page.wait_for_selector("#zoom[open]")
+            # The open dialog takes focus, on its first control: the choice.
+            assert self.page.evaluate("() => document.activeElement.textContent") == "Choose this card"
+            self.page.keyboard.press("Enter")
+            self.page.wait_for_selector("#zoom", state="hidden")
+            # Focus comes back to the card, so the next Tab goes on from where the player was.
+            assert self.page.evaluate("() => document.activeElement.id") == tile_selector.lstrip("#")
+        else:
+            self.page.click(tile_selector)
+            self.page.click("#zoom >> text=Choose this card")
         self.page.wait_for_selector(f"{tile_selector}.chosen")
+
+    def send(self) -> None:
+        if self.keyboard_only:
+            self.page.focus("#send")
+            self.page.keyboard.press("Enter")
+        else:
+            self.page.click("#send")
 
     def hand_tiles(self) -> int:
         return self.page.locator("ul.cards.hand .tile").count()
@@ -160,13 +195,13 @@ class WebPlayer:
     def give_clue(self, clue: str) -> None:
         self.choose("#hand-1")
         self.page.fill("#clue", clue)
-        self.page.click("#send")
+        self.send()
         self.page.wait_for_selector("#status:not([data-owes=clue])")
 
     def submit(self, count: int) -> None:
         for i in range(1, count + 1):
             self.choose(f"#hand-{i}")
-        self.page.click("#send")
+        self.send()
         self.page.wait_for_selector("#status:not([data-owes=submit])")
 
     def vote(self) -> None:
@@ -175,7 +210,7 @@ class WebPlayer:
             if "Your card" not in tiles.nth(i).inner_text():
                 self.choose(f"#table-{i + 1}")
                 break
-        self.page.click("#send")
+        self.send()
         self.page.wait_for_selector("#status:not([data-owes=vote])")
 
 
