@@ -555,7 +555,8 @@ export function gameScreen(gameId, ui, act, title) {
       }
       render();
     }
-    return wait;
+    // A finished game changes no more: look again now and then only, in case the API says otherwise.
+    return game.phase === "finished" ? Math.max(wait, 60) : wait;
   });
   return [root];
 }
