@@ -526,6 +526,8 @@ export function gameScreen(gameId, ui, act, title) {
     // Just after a reveal the new round is at its first step: the result is news, so it goes first.
     const revealFirst = last && (phase === "storytelling" || phase === "finished");
     const parts = [title(heading)];
+    // Seen from another tab, or in the phone's app switcher.
+    if (owes) document.title = `Your turn · ${document.title}`;
     if (phase === "lobby") parts.push(...lobby(), scores());
     else {
       if (phase === "finished") parts.push(ending());
