@@ -17,6 +17,7 @@ const END_REASONS = {
   target_score: (g) => `Someone reached the target score of ${g.settings?.target_score ?? ""} points.`,
   deck_exhausted: () => "The draw pile ran out: there were not enough cards for another round.",
   everyone_left: () => "Everyone else left the game.",
+  abandoned: () => "No round could be scored during a whole turn of storytellers: the game was abandoned.",
 };
 
 const idOf = (p) => (typeof p === "string" ? p : p?.player_id);
