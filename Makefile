@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit run soak bench openapi lock clean
+.PHONY: install test lint typecheck unit run soak bench openapi screenshots lock clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ bench: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.api > openapi.json
+
+# The web client at phone size on the local stack, into docs/web-*.png (needs /usr/bin/chromium).
+screenshots: $(STAMP)
+	$(BIN)/python -m tests.browser.screenshots
 
 # Refresh the pinned versions that make every fresh clone install the same tree.
 lock: $(STAMP)

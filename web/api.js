@@ -1,0 +1,165 @@
+// The API client: base URL, the stored token, conditional GETs, idempotent moves, problem details in words.
+
+const DEFAULT_POLL_SECONDS = 5;
+const MIN_POLL_SECONDS = 2;
+const MOVE_ATTEMPTS = 3;
+
+export class ApiError extends Error {
+  constructor(status, detail, code) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// `?api=` wins (a static host elsewhere, or a test); then a global set by an optional config.js; then the
+// page's own origin, where `make run` serves this client.
+export function apiBase(loc = window.location) {
+  const given = new URLSearchParams(loc.search).get("api") || window.DIXIT_API || loc.origin;
+  return given.replace(/\/+$/, "");
+}
+
+// crypto.randomUUID exists only in secure contexts; a phone on a LAN address over http is not one.
+export function newKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+// How long the API asks us to wait before asking again: Retry-After, then Cache-Control max-age.
+export function advertisedSeconds(headers) {
+  const retry = headers.get("Retry-After");
+  if (retry) {
+    const seconds = /^\d+$/.test(retry) ? Number(retry) : (Date.parse(retry) - Date.now()) / 1000;
+    if (Number.isFinite(seconds)) return Math.max(MIN_POLL_SECONDS, seconds);
+  }
+  const maxAge = /max-age=(\d+)/.exec(headers.get("Cache-Control") || "");
+  if (maxAge && Number(maxAge[1]) > 0) return Math.max(MIN_POLL_SECONDS, Number(maxAge[1]));
+  return DEFAULT_POLL_SECONDS;
+}
+
+async function problemOf(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON (a proxy's error page): fall back to the status line.
+  }
+  const detail = body?.detail || body?.title || `${response.status} ${response.statusText || "error"}`;
+  return new ApiError(response.status, detail, body?.code);
+}
+
+export class Api {
+  constructor(base, storage = window.localStorage) {
+    this.base = base;
+    this.storage = storage;
+    this.prefix = `dixit:${base}:`;
+    this.cache = new Map(); // path -> {etag, body}
+    this.failedMove = null; // {path, body, key}: the key a retry of the same move reuses
+  }
+
+  get token() {
+    return this.storage.getItem(this.prefix + "token");
+  }
+
+  get me() {
+    const raw = this.storage.getItem(this.prefix + "me");
+    return raw ? JSON.parse(raw) : null;
+  }
+
+  remember(token, me) {
+    this.storage.setItem(this.prefix + "token", token);
+    this.storage.setItem(this.prefix + "me", JSON.stringify(me));
+  }
+
+  forget() {
+    this.storage.removeItem(this.prefix + "token");
+    this.storage.removeItem(this.prefix + "me");
+    this.cache.clear();
+  }
+
+  async request(method, path, { body, headers = {} } = {}) {
+    const all = { ...headers };
+    if (this.token) all.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) all["Content-Type"] = "application/json";
+    return fetch(this.base + path, {
+      method,
+      headers: all,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store", // our own ETag cache decides; the browser's must not answer for the API
+    });
+  }
+
+  // A GET that sends back the ETag it last saw. Returns {body, changed, wait}.
+  async poll(path) {
+    const seen = this.cache.get(path);
+    const response = await this.request("GET", path, {
+      headers: seen?.etag ? { "If-None-Match": seen.etag } : {},
+    });
+    const wait = advertisedSeconds(response.headers);
+    if (response.status === 304 && seen) return { body: seen.body, changed: false, wait };
+    if (!response.ok) throw await problemOf(response);
+    const body = await response.json();
+    const etag = response.headers.get("ETag");
+    this.cache.set(path, { etag, body });
+    return { body, changed: true, wait };
+  }
+
+  async get(path) {
+    return (await this.poll(path)).body;
+  }
+
+  async register(name) {
+    const response = await this.request("POST", "/players", { body: { name } });
+    if (!response.ok) throw await problemOf(response);
+    const created = await response.json();
+    this.remember(created.token, { player_id: created.player_id, name: created.name });
+    return created;
+  }
+
+  async useToken(token) {
+    const response = await fetch(this.base + "/players/me", {
+      headers: { Authorization: `Bearer ${token}` },
+      cache: "no-store",
+    });
+    if (!response.ok) throw await problemOf(response);
+    this.remember(token, await response.json());
+  }
+
+  // Every move carries an Idempotency-Key. A network failure or a 5xx is retried with the same key, and
+  // if the player tries the very same move again after a failure, that key is reused too: the API then
+  // replays the first answer instead of applying the move twice.
+  async move(path, body = {}) {
+    const sameAsFailed =
+      this.failedMove && this.failedMove.path === path && this.failedMove.body === JSON.stringify(body);
+    const key = sameAsFailed ? this.failedMove.key : newKey();
+    this.failedMove = { path, body: JSON.stringify(body), key };
+    let lastError = null;
+    for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 400 * 2 ** attempt));
+      let response;
+      try {
+        response = await this.request("POST", path, { body, headers: { "Idempotency-Key": key } });
+      } catch {
+        lastError = new ApiError(0, "The server could not be reached. Check your connection and try again.");
+        continue;
+      }
+      if (response.ok) {
+        this.failedMove = null;
+        const view = await response.json();
+        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes)$/, ""));
+        return view;
+      }
+      lastError = await problemOf(response);
+      if (response.status < 500 && response.status !== 429) {
+        // A definite answer: the same key would only replay it, so a new attempt gets a new key.
+        this.failedMove = null;
+        break;
+      }
+    }
+    throw lastError;
+  }
+}
