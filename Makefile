@@ -30,8 +30,9 @@ test: lint typecheck unit
 run: $(STAMP)
 	$(BIN)/python -m dixit.local serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
 
+# QUICK=1: three rounds, shorter runs. SELF_CHECK=1: the work tree against itself and against itself +10 % CPU.
 bench: $(STAMP)
-	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD)
+	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD) $(if $(QUICK),--quick) $(if $(SELF_CHECK),--self-check)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.openapi > openapi.json
