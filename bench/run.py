@@ -147,9 +147,9 @@ def verdict(before: list[float], after: list[float]) -> str:
     b, b_low, b_high = spread(after)
     change = f"{(b / a - 1) * 100:+.0f} %" if a else "from 0"
     if len(before) == 1 and len(after) == 1:
-        if math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12):
-            return "same"
-    elif b_low <= a_high and a_low <= b_high:
+        # One game each, and the server deals at random: per-move averages can differ with the same code.
+        return "same" if math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) else f"differs {change}"
+    if b_low <= a_high and a_low <= b_high:
         return "within noise"
     return f"{'worse' if b > a else 'better'} {change}".strip()
 
@@ -332,7 +332,8 @@ def legend(rounds: int, notes: list[str]) -> str:
             "",
             f"Median of {rounds} interleaved runs ± half the interquartile range (the whole range below 5",
             "runs). CPU times are scaled by a reference measured in the same moments (see normalized()).",
-            "Rows without ± are deterministic and measured once. 'within noise': the ranges overlap.",
+            "Rows without ± come from one game per side, measured once; the deal is random, so per-move",
+            "averages of the same code differ from game to game. 'within noise': the ranges overlap.",
             "Handler CPU excludes moto's own work; DynamoDB units follow DynamoDB's sizing rules.",
             "Cost: list prices; Lambda arm64 at the template's memory, billed as CPU time x "
             f"{FULL_VCPU_MB} MB / memory",

@@ -68,7 +68,7 @@ def test_overlapping_spreads_are_within_noise_and_separate_ones_are_a_change() -
     assert run.verdict(base, [90.0, 91.0, 92.0, 93.0, 94.0]) == "better -10 %"
 
 
-def test_deterministic_rows_are_the_same_or_changed() -> None:
+def test_rows_measured_once_are_the_same_or_differ_without_a_better_or_worse() -> None:
     assert run.verdict([3.0], [3.0]) == "same"
     assert run.verdict([0.0], [0.0]) == "same"
-    assert run.verdict([6.0], [3.0]) == "better -50 %"
+    assert run.verdict([6.0], [3.0]) == "differs -50 %"
