@@ -35,8 +35,9 @@ run: $(STAMP)
 soak: $(STAMP)
 	$(BIN)/python -m local_stack soak --games $(or $(GAMES),1000) --max-rss-mb $(or $(MAX_RSS_MB),500)
 
+# QUICK=1: three rounds, shorter runs. SELF_CHECK=1: the work tree against itself and against itself +10 % CPU.
 bench: $(STAMP)
-	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD)
+	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD) $(if $(QUICK),--quick) $(if $(SELF_CHECK),--self-check)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.api > openapi.json

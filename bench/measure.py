@@ -1,33 +1,48 @@
-"""One benchmark run against whatever `dixit`/`app`/`handlers` are first on sys.path; prints JSON.
+"""One benchmark process: `measure.py GROUP [--quick]` prints one JSON object {metric: value}.
 
-Run by bench/run.py twice, once for a baseline checkout and once for the work tree, so both are
-measured on the same machine in the same minute.
+bench/run.py starts it many times, alternating the baseline checkout and the work tree, and takes
+medians. The code under test (`dixit`, `app`, `handlers`, template.yaml) comes from the current directory;
+this file and the bots (tools/dixit_bots) are the instrument and come from the work tree on both sides.
+CPU time, not wall time, is measured wherever the answer is "how much work", since wall time on a shared
+machine is mostly noise. BENCH_EXTRA_CPU=0.1 makes the measured code spend 10 % more CPU (self-check).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import time
-import tracemalloc
-from collections.abc import Callable
+from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
-REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+from inprocess import LambdaTransport, burn, exclude_moto_cpu, moto_api
+
+TREE = Path.cwd()
+EXTRA_CPU = float(os.environ.get("BENCH_EXTRA_CPU", "0"))
+MOVE_KINDS = ("clue", "submit", "vote")
+MEASURED_KINDS = ("register", "create", "join", "start", *MOVE_KINDS, "view", "poll 304")
+# Kinds with enough requests in a game for a stable median (create, join and start happen once or so).
+CPU_KINDS = (*MOVE_KINDS, "view", "poll 304")
+POLLS_PER_PLAYER = 5
+# Names the row measured alongside the others as the machine's current speed (bench/run.py normalizes).
+REFERENCE = "reference"
 
 
-def best_of(fn: Callable[[], Any], repeats: int = REPEATS) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def cpu(fn: Any) -> float:
+    started = time.process_time()
+    fn()
+    spent = time.process_time() - started
+    return spent + (burn(spent * EXTRA_CPU) if EXTRA_CPU else 0.0)
 
 
+# --- the rules core alone --------------------------------------------------------------------------
 def bot_game(players: int, rules: str, seed: int) -> int:
     from dixit.bots import RandomBot, next_mover
     from dixit.engine import apply, new_game
@@ -49,89 +64,306 @@ def bot_game(players: int, rules: str, seed: int) -> int:
     return moves
 
 
-def engine_measures() -> dict[str, float]:
-    out: dict[str, float] = {}
-    for players, rules in ((4, "classic"), (12, "odyssey")):
-        moves = bot_game(players, rules, 1)
-        seconds = best_of(lambda p=players, r=rules: bot_game(p, r, 1))
-        out[f"engine {players}p {rules}: µs per move"] = seconds / moves * 1e6
-    tracemalloc.start()
-    bot_game(12, "odyssey", 2)
-    out["engine 12p odyssey game: peak KiB"] = tracemalloc.get_traced_memory()[1] / 1024
-    tracemalloc.stop()
+REFERENCE_DATA = {"players": [{"id": f"p{i}", "hand": [f"c-{i}-{j}" for j in range(6)]} for i in range(12)]}
+
+
+def reference_work() -> None:
+    """A fixed slice of ordinary Python work: what the machine's speed is measured against right now."""
+    for _ in range(8):
+        text = json.dumps(REFERENCE_DATA, sort_keys=True)
+        sorted(json.loads(text)["players"], key=lambda p: p["hand"][-1])
+    sum(i * i % 7 for i in range(3000))
+
+
+def reference_cpu() -> float:
+    started = time.process_time()
+    reference_work()
+    return time.process_time() - started
+
+
+def engine(quick: bool) -> dict[str, Any]:
+    """CPU per move of bot games on the rules core.
+
+    Each game sits between two slices of reference work, and counts as its ratio to them: a game played
+    while the machine was slow is compared with reference work done while it was just as slow.
+    """
+    out: dict[str, Any] = {}
+    references = [reference_cpu()]
+    for players, rules, games in ((4, "classic", 24), (12, "odyssey", 6)):
+        games = max(2, games // 3) if quick else games
+        bot_game(players, rules, 0)  # imports and caches
+        ratios = []
+        for seed in range(1, games + 1):
+            moves = 0
+
+            def play(seed: int = seed, players: int = players, rules: str = rules) -> None:
+                nonlocal moves
+                moves = bot_game(players, rules, seed)
+
+            spent = cpu(play) / moves
+            references.append(reference_cpu())
+            ratios.append(spent / ((references[-2] + references[-1]) / 2))
+        out[f"engine CPU per move, {players}p {rules} (µs)"] = (
+            statistics.median(ratios) * statistics.median(references) * 1e6
+        )
+    out["reference Python work CPU (µs)"] = statistics.median(references) * 1e6
+    out[REFERENCE] = "reference Python work CPU (µs)"
     return out
 
 
-def api_measures() -> dict[str, float]:
-    """A 4-player game through lambda_handler over moto: what a move costs end to end in-process."""
+# --- the Lambda handler in-process -------------------------------------------------------------------
+def play_games(transport: Any, games: int, players: int, settings: dict[str, Any], seed: int) -> list[Any]:
+    """Complete games through the API; afterwards every player polls its unchanged game a few times."""
+    from dixit_bots.game import new_table, play, register
+
+    tables = []
+    for number in range(games):
+        rng = random.Random(seed * 1000 + number)
+        seated = register(transport, players, f"Bench {number}")
+        table = new_table(seated, settings)
+        play(table, rng)
+        for player in seated:
+            for _ in range(POLLS_PER_PLAYER):
+                player.view(table.game_id)
+        tables.append(table)
+    return tables
+
+
+class TrivialRoute:
+    """A one-line Powertools route: the framework's floor, sampled right after every handler request.
+
+    Sampling both in the same moments makes their ratio immune to the machine getting busier or quieter.
+    """
+
+    def __init__(self) -> None:
+        from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+        from inprocess import FakeContext, event
+
+        app = APIGatewayRestResolver()
+
+        @app.get("/ping")
+        def ping() -> dict[str, bool]:
+            return {"ok": True}
+
+        self.app, self.request, self.context = app, event("GET", "/ping", None, {}), FakeContext()
+        self.spent: list[float] = []
+        for _ in range(20):
+            app.resolve(self.request, self.context)
+
+    def sample(self, times: int = 3) -> float:
+        """The median CPU of a few requests now."""
+        now = []
+        for _ in range(times):
+            started = time.process_time()
+            self.app.resolve(self.request, self.context)
+            now.append(time.process_time() - started)
+        self.spent += now
+        return statistics.median(now)
+
+
+def handler(quick: bool) -> dict[str, Any]:
+    """Handler CPU per request kind (moto's share excluded): the median request of each kind."""
+    exclude_moto_cpu()
+    ratios: defaultdict[str, list[float]] = defaultdict(list)
+    trivial = TrivialRoute()
+
+    def observe(kind: str, seconds: float) -> None:
+        # Each request against the trivial route sampled in the same moment: the ratio ignores drift.
+        ratios[kind].append(seconds / trivial.sample())
+
+    with moto_api(TREE):
+        from handlers.api import lambda_handler
+
+        warm = LambdaTransport(lambda_handler)
+        play_games(warm, 1, 3, {"rules": "classic", "target_score": 10}, seed=99)  # imports, clients, caches
+        measured = LambdaTransport(lambda_handler, observe=observe, extra_cpu=EXTRA_CPU)
+        play_games(measured, 1, 4, {"rules": "classic"}, seed=1)
+    floor = statistics.median(trivial.spent)
+    out: dict[str, Any] = {"trivial Powertools route CPU (µs)": floor * 1e6}
+    out[REFERENCE] = "trivial Powertools route CPU (µs)"
+    for kind in CPU_KINDS:
+        if ratios[kind]:
+            out[f"handler CPU per {kind} (µs)"] = statistics.median(ratios[kind]) * floor * 1e6
+    for kind in CPU_KINDS:
+        if ratios[kind]:
+            out[f"handler/trivial CPU, {kind} (x)"] = statistics.median(ratios[kind])
+    return out
+
+
+# --- cold start ----------------------------------------------------------------------------------------
+IMPORTS = {
+    "handlers.api": "import handlers.api",
+    "bare framework": "import aws_lambda_powertools.event_handler, pydantic, boto3",
+}
+IMPORT_PROBE = """
+import resource, sys, time
+def used():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+before = used()
+{statement}
+spent = used() - before
+extra = spent * {extra}
+started = time.process_time()
+while time.process_time() - started < extra:
+    sum(i * i % 7 for i in range(200))
+print(used() - before)
+"""
+
+
+def cold(quick: bool) -> dict[str, Any]:
+    """CPU to import each, in fresh interpreters with the environment Lambda gives (tracer active)."""
+    env = {
+        **os.environ,
+        "LAMBDA_TASK_ROOT": str(TREE / "src"),
+        "AWS_LAMBDA_FUNCTION_NAME": "ApiFunction",
+        "AWS_REGION": "us-east-1",
+        "TABLE_NAME": "bench",
+        "CARD_BUCKET": "bench",
+        "POWERTOOLS_SERVICE_NAME": "dixit",
+    }
+    env.pop("POWERTOOLS_TRACE_DISABLED", None)
+    runs: defaultdict[str, list[float]] = defaultdict(list)
+    for _ in range(1 if quick else 2):
+        for name, statement in IMPORTS.items():
+            extra = EXTRA_CPU if name == "handlers.api" else 0.0
+            probe = IMPORT_PROBE.format(statement=statement, extra=extra)
+            done = subprocess.run(
+                [sys.executable, "-c", probe], env=env, check=True, capture_output=True, text=True
+            )
+            runs[name].append(float(done.stdout))
+    app, bare = statistics.median(runs["handlers.api"]), statistics.median(runs["bare framework"])
+    return {
+        "cold import CPU, handlers.api (ms)": app * 1000,
+        "cold import CPU, bare framework (ms)": bare * 1000,
+        "cold import ratio, handlers.api / bare (x)": app / bare,
+        REFERENCE: "cold import CPU, bare framework (ms)",
+    }
+
+
+# --- DynamoDB units, item sizes: deterministic, measured once ----------------------------------------------
+class Accounting:
+    """Labels every DynamoDB call with the request that made it, and tracks the largest game item seen."""
+
+    def __init__(self, ledger: Any) -> None:
+        self.ledger = ledger
+        self.requests: defaultdict[str, int] = defaultdict(int)
+        self.headers: dict[str, str] = {}
+        self.game_key: dict[str, Any] = {}
+        self.largest = 0
+
+    def before(self, method: str, path: str) -> None:
+        self.ledger.label = "in flight"
+        self.look()
+
+    def after(self, kind: str, _: float) -> None:
+        self.requests[kind] += 1
+        self.ledger.refile("in flight", kind)
+        self.look()
+
+    def watch(self, game_id: str) -> None:
+        self.game_key = {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "STATE"}}
+        self.largest = 0
+        self.look()
+
+    def look(self) -> None:
+        from capacity import item_size
+        from inprocess import TABLE
+
+        if self.game_key:
+            self.largest = max(self.largest, item_size(self.ledger.get(TABLE, self.game_key)))
+
+    def spy(self, transport: Any) -> Any:
+        """A transport that also keeps the caching headers of game views (the advertised poll interval)."""
+
+        def send(method: str, path: str, body: Any, headers: dict[str, str]) -> Any:
+            reply = transport(method, path, body, headers)
+            if method == "GET" and path.startswith("/games/"):
+                self.headers.update({k: v for k, v in reply.headers.items() if k in POLL_HEADERS})
+            if method == "POST" and path == "/games" and reply.status == 201:
+                self.watch(reply.body["game_id"])
+            return reply
+
+        return send
+
+
+POLL_HEADERS = ("cache-control", "retry-after")
+
+
+def poll_interval(headers: dict[str, str]) -> float:
+    if headers.get("retry-after", "").isdigit():
+        return float(headers["retry-after"])
+    for directive in headers.get("cache-control", "").split(","):
+        name, _, value = directive.strip().partition("=")
+        if name == "max-age" and value.isdigit():
+            return float(value)
+    return 0.0  # not advertised: run.py states the interval it assumes
+
+
+def capacity(quick: bool) -> dict[str, float]:
     import boto3
-    from moto import mock_aws
+    from capacity import Ledger
 
-    os.environ.update(
-        AWS_ACCESS_KEY_ID="bench",
-        AWS_SECRET_ACCESS_KEY="bench",
-        AWS_DEFAULT_REGION="us-east-1",
-        TABLE_NAME="dixit-bench",
-        POWERTOOLS_TRACE_DISABLED="true",
-        POWERTOOLS_METRICS_NAMESPACE="DixitBench",
-        POWERTOOLS_LOG_LEVEL="WARNING",
-    )
-    os.environ.pop("AWS_ENDPOINT_URL", None)
-    from tests.api import client as api_client
-    from tests.api.json_bot import play_to_the_end
+    out: dict[str, float] = {}
+    with moto_api(TREE) as properties:
+        from handlers.api import lambda_handler
 
-    from local_stack.resources import create_table
-    from local_stack.template import load_template
-
-    requests = 0
-    real_call = api_client.call
-
-    def counted_call(*args: Any, **kwargs: Any) -> Any:
-        nonlocal requests
-        requests += 1
-        return real_call(*args, **kwargs)
-
-    api_client.call = counted_call
-    with mock_aws():
-        create_table(boto3.client("dynamodb"), "dixit-bench", load_template()["Resources"]["GameTable"])
-        clients = [api_client.Client(f"Bench {i}").register() for i in range(4)]
-        game_id = clients[0].post("/games", {"rules": "classic", "target_score": 15}).body["game_id"]
-        for guest in clients[1:]:
-            guest.post(f"/games/{game_id}/join")
-        clients[0].post(f"/games/{game_id}/start")
-        requests = 0
-        start = time.perf_counter()
-        play_to_the_end(clients, game_id, seed=1)
-        elapsed = time.perf_counter() - start
-    return {"api 4p game via lambda_handler+moto: ms per request": elapsed / max(requests, 1) * 1000}
+        boto3.setup_default_session()
+        ledger = Ledger(boto3.session.Session().client("dynamodb"), properties)
+        ledger.attach(boto3.DEFAULT_SESSION)
+        books = Accounting(ledger)
+        transport = books.spy(LambdaTransport(lambda_handler, before=books.before, observe=books.after))
+        play_games(transport, 1, 5, {"rules": "classic"}, seed=5)
+        for kind, count in sorted(books.requests.items()):
+            out[f"5p game: requests, {kind}"] = count
+            if kind in MEASURED_KINDS:
+                out[f"DynamoDB calls per {kind}"] = ledger.calls[kind] / count
+                out[f"RCU per {kind}"] = ledger.rcu[kind] / count
+                out[f"WCU per {kind}"] = ledger.wcu[kind] / count
+            out[f"5p game: DynamoDB calls, {kind}"] = ledger.calls[kind]
+            out[f"5p game: RCU, {kind}"] = ledger.rcu[kind]
+            out[f"5p game: WCU, {kind}"] = ledger.wcu[kind]
+        out["5p game: SNS publishes"] = sum(ledger.sns.values())
+        out["game item at worst, 5p classic (KB)"] = books.largest / 1024
+        out["advertised poll interval (s)"] = poll_interval(books.headers)
+        out.update(item_sizes(transport, books, quick))
+    return out
 
 
-def cold_import_ms() -> dict[str, float]:
-    """What a Lambda cold start pays to import the API handler (median of fresh interpreters)."""
-    code = "import time; t = time.perf_counter(); import handlers.api; print(time.perf_counter() - t)"
-    env = {**os.environ, "POWERTOOLS_TRACE_DISABLED": "true"}
-    runs = [
-        float(
-            subprocess.run(
-                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
-            ).stdout
-        )
-        for _ in range(REPEATS)
-    ]
-    return {"cold import of handlers.api: ms": statistics.median(runs) * 1000}
+def item_sizes(transport: Any, books: Accounting, quick: bool) -> dict[str, float]:
+    """The game item at its largest over a whole game: longest names and clues, every deck."""
+    from dixit_bots.api import Player
+    from dixit_bots.game import new_table, play
+
+    try:
+        from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
+    except ImportError:  # a baseline from before the limits had a module
+        MAX_CLUE_LENGTH, MAX_NAME_LENGTH = 200, 40
+    out: dict[str, float] = {}
+    listed = Player(transport, "Deck reader").expect("decks", "GET", "/decks")
+    decks = [deck["deck_id"] for deck in listed["decks"]]
+    clue = ("a long clue " * 40)[:MAX_CLUE_LENGTH]
+    for players, rules in ((3, "classic"), (6, "classic"), (12, "odyssey")):
+        names = [f"{i:03d}".rjust(MAX_NAME_LENGTH, "n") for i in range(players)]
+        seated = [Player(transport, name).register() for name in names]
+        table = new_table(seated, {"rules": rules, "decks": decks, "max_players": players})
+        play(table, random.Random(players), clues=(clue,))
+        books.look()
+        out[f"game item at worst, {players}p {rules}, all decks (KB)"] = books.largest / 1024
+        if quick:
+            break
+    return out
+
+
+GROUPS = {"engine": engine, "handler": handler, "cold": cold, "capacity": capacity}
 
 
 def main() -> None:
-    measures = engine_measures()
-    try:
-        measures.update(cold_import_ms())
-    except subprocess.CalledProcessError as failed:  # a baseline without the API
-        print(f"skipping cold import: {failed}", file=sys.stderr)
-    try:
-        measures.update(api_measures())
-    except ImportError as missing:  # an older baseline may predate the API or its test bot
-        print(f"skipping API benchmark: {missing}", file=sys.stderr)
-    print(json.dumps(measures))
+    group, quick = sys.argv[1], "--quick" in sys.argv[2:]
+    # Powertools prints metrics and logs to stdout; only the answer goes there.
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = GROUPS[group](quick)
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,57 @@
+"""The bots' move choice and summary arithmetic, without any server."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dixit_bots.runner import percentile
+from dixit_bots.strategy import choose
+
+
+def view(
+    phase: str, *, me: str = "p1", teller: str = "p0", waiting: tuple[str, ...] = ("p1",)
+) -> dict[str, Any]:
+    return {
+        "phase": phase,
+        "rules": "classic",
+        "players": [{"player_id": f"p{i}"} for i in range(4)],
+        "round": {
+            "storyteller_id": teller,
+            "waiting_for": list(waiting),
+            "table": [{"card_id": c} for c in ("a", "b", "c", "d")],
+        },
+        "you": {"player_id": me, "hand": [{"card_id": c} for c in ("h1", "h2", "h3")], "submitted": ["b"]},
+    }
+
+
+def test_a_bot_not_waited_on_makes_no_move() -> None:
+    assert choose(view("submitting", waiting=("p2",)), random.Random(1)) is None
+
+
+def test_the_storyteller_gives_a_clue_with_a_card_from_its_hand() -> None:
+    route, body = choose(view("storytelling", me="p0", waiting=("p0",)), random.Random(1)) or ("", {})
+    assert route == "clue"
+    assert body["card_id"] in {"h1", "h2", "h3"}
+    assert body["clue"]
+
+
+def test_a_guesser_submits_one_card_from_its_hand_at_four_players() -> None:
+    route, body = choose(view("submitting"), random.Random(2)) or ("", {})
+    assert route == "submissions"
+    assert len(body["card_ids"]) == 1
+    assert set(body["card_ids"]) <= {"h1", "h2", "h3"}
+
+
+def test_a_guesser_never_votes_for_its_own_card() -> None:
+    for seed in range(30):
+        route, body = choose(view("voting"), random.Random(seed)) or ("", {})
+        assert route == "votes"
+        assert body["card_ids"] != ["b"]
+
+
+def test_percentiles_use_the_nearest_rank() -> None:
+    values = [float(n) for n in range(1, 101)]
+    assert percentile(values, 0.5) == 50.0
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([], 0.5) == 0.0
