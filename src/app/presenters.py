@@ -52,6 +52,8 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
             decks=list(settings.decks),
             max_players=settings.max_players,
             target_score=settings.target_score,
+            move_timeout_hours=settings.move_timeout_hours,
+            timeout_policy=settings.timeout_policy,
         ),
         visibility=record.visibility,
         host_id=view.host_id,

@@ -7,7 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.records import Visibility
+from dixit import limits
 from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
+from dixit.settings import TimeoutPolicy
 from dixit.state import EndReason, Phase
 
 
@@ -47,6 +49,17 @@ class CreateGame(Request):
     max_players: int | None = Field(default=None, examples=[6])
     target_score: int | None = Field(default=None, examples=[30])
     visibility: Visibility = Visibility.PUBLIC
+    move_timeout_hours: int = Field(
+        default=limits.DEFAULT_MOVE_TIMEOUT_HOURS,
+        ge=limits.MIN_MOVE_TIMEOUT_HOURS,
+        le=limits.MAX_MOVE_TIMEOUT_HOURS,
+        description="How long each owed move may take before the timeout policy applies",
+        examples=[48],
+    )
+    timeout_policy: TimeoutPolicy = Field(
+        default=TimeoutPolicy.SKIP,
+        description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
+    )
 
 
 class JoinGame(Request):
@@ -72,6 +85,8 @@ class SettingsOut(BaseModel):
     decks: list[str]
     max_players: int
     target_score: int
+    move_timeout_hours: int
+    timeout_policy: TimeoutPolicy
 
 
 class SeatOut(BaseModel):

@@ -43,7 +43,14 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
     assert game["version"] == 0
     assert game["host_id"] == host.player_id
     assert game["players"] == [{"player_id": host.player_id, "name": host.name, "score": 0, "hand_size": 0}]
-    assert game["settings"] == {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30}
+    assert game["settings"] == {
+        "rules": "classic",
+        "decks": ["base"],
+        "max_players": 6,
+        "target_score": 30,
+        "move_timeout_hours": 48,
+        "timeout_policy": "skip",
+    }
     assert game["visibility"] == "public"
     assert game["you"] == {"player_id": host.player_id, "hand": [], "submitted": [], "votes": []}
     assert game["invite_code"]
@@ -63,7 +70,11 @@ def test_a_game_keeps_the_settings_it_was_created_with(players: list[Client]) ->
     game = players[0].post("/games", settings).body
     assert game["rules"] == "odyssey"
     chosen = ("rules", "decks", "max_players", "target_score")
-    assert game["settings"] == {key: settings[key] for key in chosen}
+    assert game["settings"] == {
+        **{key: settings[key] for key in chosen},
+        "move_timeout_hours": 48,
+        "timeout_policy": "skip",
+    }
     assert game["visibility"] == "private"
     assert view(players[0], game["game_id"])["settings"] == game["settings"]
 
@@ -338,3 +349,20 @@ def test_a_game_everyone_left_is_finished_and_says_why(players: list[Client]) ->
     assert reply.body["phase"] == "finished"
     assert reply.body["end_reason"] == "everyone_left"
     assert reply.body["winners"] == []
+
+
+def test_a_game_takes_its_move_timeout_and_policy_and_shows_them(players: list[Client]) -> None:
+    host = players[0]
+    game = host.post("/games", {"move_timeout_hours": 72, "timeout_policy": "wait"})
+    assert game.status == 201
+    assert game.body["settings"]["move_timeout_hours"] == 72
+    assert game.body["settings"]["timeout_policy"] == "wait"
+
+
+@pytest.mark.parametrize("hours", [0, 337])
+def test_a_move_timeout_out_of_range_is_refused_with_a_stable_code(players: list[Client], hours: int) -> None:
+    host = players[0]
+    refused = host.post("/games", {"move_timeout_hours": hours})
+    assert refused.status == 422
+    assert refused.body["code"] == "validation_error"
+    assert refused.body["errors"][0]["loc"] == ["body", "move_timeout_hours"]

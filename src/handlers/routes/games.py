@@ -64,6 +64,8 @@ def create(
             max_players=body.max_players,
             target_score=body.target_score,
             visibility=body.visibility,
+            move_timeout_hours=body.move_timeout_hours,
+            timeout_policy=body.timeout_policy.value,
         )
         return game_answer(adapters, record, player.player_id, status=201)
 
