@@ -13,6 +13,7 @@ from local_stack.template import (
     TEMPLATE_PATH,
     api_routes,
     apply_language_extensions,
+    evaluate_conditions,
     load_template,
     parameter_values,
 )
@@ -36,6 +37,8 @@ ROUTES = {
     ("GET", "/games/{game_id}/rounds"),
     ("GET", "/decks"),
     ("GET", "/decks/{deck_id}/cards"),
+    ("POST", "/decks"),
+    ("GET", "/decks/{deck_id}"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
 }
@@ -65,6 +68,7 @@ def translate(template: dict[str, Any], **parameters: str) -> dict[str, Any]:
 
     resolved = apply_language_extensions(template, parameters)
     resolved["Globals"]["Function"]["CodeUri"] = "s3://packaged-artifacts/dixit.zip"  # what sam package does
+    resolved["Resources"]["PillowLayer"]["Properties"]["ContentUri"] = "s3://packaged-artifacts/pillow.zip"
     output: dict[str, Any] = transform(resolved, parameter_values(resolved, parameters), StaticPolicyLoader())
     return output
 
@@ -98,7 +102,11 @@ def test_template_translates_offline_with_samtranslator(stack: dict[str, Any]) -
     assert set(of_type(stack, "AWS::DynamoDB::Table")) == {"GameTable"}
     assert set(of_type(stack, "AWS::S3::Bucket")) == {"CardBucket"}
     assert set(of_type(stack, "AWS::SNS::Topic")) == {"NudgeTopic"}
-    assert set(of_type(stack, "AWS::Lambda::Function")) == {"ApiFunction", "NudgeFunction"}
+    assert set(of_type(stack, "AWS::Lambda::Function")) == {
+        "ApiFunction",
+        "NudgeFunction",
+        "CardIngestFunction",
+    }
     assert set(of_type(stack, "AWS::ApiGateway::RestApi")) == {"Api"}
     stages = of_type(stack, "AWS::ApiGateway::Stage")
     assert list(stages) == ["ApiStage"]
@@ -129,11 +137,55 @@ def test_functions_run_python_3_13_on_arm64_traced_with_the_documented_handlers(
         assert props["TracingConfig"] == {"Mode": "Active"}
         env = props["Environment"]["Variables"]
         assert env["TABLE_NAME"] == {"Ref": "GameTable"}
-        assert env["CARD_BUCKET"] == {"Ref": "CardBucket"}
         assert env["NUDGE_TOPIC_ARN"] == {"Ref": "NudgeTopic"}
         assert env["POWERTOOLS_SERVICE_NAME"] == "dixit"
         assert env["POWERTOOLS_METRICS_NAMESPACE"] == "DixitByMail"
         assert env["POWERTOOLS_LOG_LEVEL"] == {"Ref": "LogLevel"}
+
+
+def test_only_the_api_names_the_card_bucket_and_only_the_ingest_carries_pillow(stack: dict[str, Any]) -> None:
+    functions = of_type(stack, "AWS::Lambda::Function")
+    api_env = functions["ApiFunction"]["Properties"]["Environment"]["Variables"]
+    assert api_env["CARD_BUCKET"] == {"Ref": "CardBucket"}
+    assert api_env["CARD_IMAGE_BASE_URL"] == {"Ref": "CardImageBaseUrl"}
+    ingest = functions["CardIngestFunction"]["Properties"]
+    assert ingest["Handler"] == "handlers.ingest.lambda_handler"
+    # Naming the bucket would close a dependency cycle through the bucket's notification.
+    assert "CARD_BUCKET" not in ingest["Environment"]["Variables"]
+    pillow = {"Ref": next(n for n in stack["Resources"] if n.startswith("PillowLayer"))}
+    assert pillow in ingest["Layers"]
+    others = [f for name, f in functions.items() if name != "CardIngestFunction"]
+    assert all(pillow not in f["Properties"].get("Layers", []) for f in others)
+    assert "pillow" not in (REPO / "src" / "requirements.txt").read_text().lower()
+
+
+def test_an_upload_under_uploads_notifies_the_ingest(stack: dict[str, Any]) -> None:
+    bucket = stack["Resources"]["CardBucket"]["Properties"]
+    (notification,) = bucket["NotificationConfiguration"]["LambdaConfigurations"]
+    assert notification["Event"] == "s3:ObjectCreated:*"
+    assert notification["Function"] == {"Fn::GetAtt": ["CardIngestFunction", "Arn"]}
+    assert notification["Filter"]["S3Key"]["Rules"] == [{"Name": "prefix", "Value": "uploads/"}]
+
+
+def test_the_card_cdn_exists_only_when_asked_with_origin_access_control(template: dict[str, Any]) -> None:
+    assert evaluate_conditions(template, parameter_values(template))["CardCdnWanted"] is False
+    wanted = parameter_values(template, {"CreateCardCdn": "true"})
+    assert evaluate_conditions(template, wanted)["CardCdnWanted"] is True
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        with_cdn = translate(template, CreateCardCdn="true")
+    cdn_parts = {
+        **of_type(with_cdn, "AWS::CloudFront::Distribution"),
+        **of_type(with_cdn, "AWS::CloudFront::OriginAccessControl"),
+    }
+    assert {n: r.get("Condition") for n, r in cdn_parts.items()} == {
+        "CardCdn": "CardCdnWanted",
+        "CardCdnOriginAccess": "CardCdnWanted",
+    }
+    cdn = cdn_parts["CardCdn"]
+    (origin,) = cdn["Properties"]["DistributionConfig"]["Origins"]
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["CardCdnOriginAccess", "Id"]}
+    assert "CardCdnUrl" in with_cdn["Outputs"]
 
 
 def _statements(stack: dict[str, Any], role: str) -> list[dict[str, Any]]:
@@ -159,7 +211,9 @@ def test_functions_get_least_privilege_policies_scoped_to_the_stack_resources(st
         action for statement in _statements(stack, "ApiFunctionRole") for action in statement["Action"]
     }
     assert "s3:GetObject" in api_actions
-    assert "s3:PutObject" not in api_actions  # presigned GETs only
+    # Presigned GETs, and presigned POSTs of custom card uploads (which carry this role's signature).
+    puts = [s for s in _statements(stack, "ApiFunctionRole") if "s3:PutObject" in s["Action"]]
+    assert [s["Resource"] for s in puts] == [{"Fn::Sub": "${CardBucket.Arn}/uploads/*"}]
 
 
 def test_the_api_throttles_logs_access_and_allows_cors(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 
+from app.custom_decks import custom_decks_for_game
 from app.errors import Conflict, Forbidden, NotFound, StaleVersion, VersionConflict
 from app.records import GameRecord, PlayerRecord, Visibility
 from app.services import Services
@@ -45,6 +46,7 @@ def create_game(
         decks,
         max_players,
         target_score,
+        custom_decks=custom_decks_for_game(services.deck_store, player, decks),
         move_timeout_hours=move_timeout_hours,
         timeout_policy=timeout_policy,
     )

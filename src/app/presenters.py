@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from app.card_images import CardImages
+from app.custom_decks import NewDeck
+from app.deck_store import CardStatus, DeckRecord
 from app.games import InboxEntry
 from app.records import GameRecord
 from app.schemas import (
     Card,
     CardResultOut,
+    DeckCardStatus,
+    DeckCreated,
+    DeckDetail,
     GameOut,
     InboxGame,
     OpenGameOut,
@@ -15,8 +20,10 @@ from app.schemas import (
     RoundResultOut,
     SeatOut,
     SettingsOut,
+    UploadForm,
     YouOut,
 )
+from dixit.cards import Deck
 from dixit.state import RoundResult
 from dixit.views import view_for, waiting_for
 
@@ -25,14 +32,19 @@ def cards(images: CardImages, card_ids: tuple[str, ...] | list[str]) -> list[Car
     return [Card(card_id=c, image_url=images.url_for(c)) for c in card_ids]
 
 
-def round_result(result: RoundResult) -> RoundResultOut:
+def round_result(result: RoundResult, images: CardImages) -> RoundResultOut:
     return RoundResultOut(
         number=result.number,
         storyteller_id=result.storyteller_id,
         clue=result.clue,
         storyteller_card=result.storyteller_card,
         cards=[
-            CardResultOut(card_id=c.card_id, owner_id=c.owner_id, voter_ids=list(c.voter_ids))
+            CardResultOut(
+                card_id=c.card_id,
+                image_url=images.url_for(c.card_id),
+                owner_id=c.owner_id,
+                voter_ids=list(c.voter_ids),
+            )
             for c in result.cards
         ],
         points=dict(result.points),
@@ -79,7 +91,7 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
             submitted=list(view.you.submitted),
             votes=list(view.you.votes),
         ),
-        last_round=None if view.last_round is None else round_result(view.last_round),
+        last_round=None if view.last_round is None else round_result(view.last_round, images),
         winners=list(view.winners),
         end_reason=record.state.end_reason,
         created_at=record.created_at,
@@ -109,4 +121,53 @@ def inbox_game(entry: InboxEntry) -> InboxGame:
         waiting_for=list(waiting_for(state)),
         players=len(state.players),
         updated_at=entry.record.updated_at,
+    )
+
+
+def deck_created(created: NewDeck) -> DeckCreated:
+    deck = created.deck
+    return DeckCreated(
+        deck_id=deck.deck_id,
+        name=deck.name,
+        card_count=deck.card_count,
+        uploads=[
+            UploadForm(card_id=card_id, url=form["url"], fields=form["fields"])
+            for card_id, form in created.uploads.items()
+        ],
+    )
+
+
+def deck_detail(deck: DeckRecord, images: CardImages) -> DeckDetail:
+    statuses = []
+    for card_id in deck.card_ids():
+        state = deck.state_of(card_id)
+        ready = state.status is CardStatus.READY
+        statuses.append(
+            DeckCardStatus(
+                card_id=card_id,
+                status=state.status.value,
+                reason=state.reason,
+                image_url=images.url_for(card_id) if ready else None,
+            )
+        )
+    return DeckDetail(
+        deck_id=deck.deck_id,
+        name=deck.name,
+        card_count=deck.card_count,
+        official=False,
+        ready=deck.ready,
+        cards=statuses,
+    )
+
+
+def official_deck_detail(deck: Deck, images: CardImages) -> DeckDetail:
+    return DeckDetail(
+        deck_id=deck.deck_id,
+        name=deck.name,
+        card_count=deck.card_count,
+        official=True,
+        ready=True,
+        cards=[
+            DeckCardStatus(card_id=c, status="ready", image_url=images.url_for(c)) for c in deck.card_ids()
+        ],
     )

@@ -113,6 +113,7 @@ class YouOut(BaseModel):
 
 class CardResultOut(BaseModel):
     card_id: str
+    image_url: str | None
     owner_id: str
     voter_ids: list[str]
 
@@ -189,3 +190,41 @@ class Decks(BaseModel):
 class DeckCards(BaseModel):
     deck_id: str
     cards: list[Card]
+
+
+class CreateDeck(Request):
+    name: str = Field(max_length=200, examples=["Our holiday photos"])
+    card_count: int = Field(examples=[24], description="6 to 200 cards")
+
+
+class UploadForm(BaseModel):
+    """A presigned S3 POST: send `fields` and then the file (as `file`) as multipart/form-data to `url`."""
+
+    card_id: str
+    url: str
+    fields: dict[str, str]
+
+
+class DeckCreated(BaseModel):
+    deck_id: str
+    name: str
+    card_count: int
+    uploads: list[UploadForm] = Field(
+        description="One form per card; JPEG, PNG or WebP up to 5 MB, with a Content-Type of image/…"
+    )
+
+
+class DeckCardStatus(BaseModel):
+    card_id: str
+    status: Literal["pending", "ready", "rejected"]
+    reason: str | None = None
+    image_url: str | None
+
+
+class DeckDetail(BaseModel):
+    deck_id: str
+    name: str
+    card_count: int
+    official: bool
+    ready: bool
+    cards: list[DeckCardStatus]

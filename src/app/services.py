@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from app.card_images import CardImages
+from app.card_images import CardImages, shared_card_images
+from app.deck_store import DeckStore
 from app.game_store import DynamoGameStore
 from app.notifier import Notifier
 from app.settings import AppSettings
@@ -24,15 +25,28 @@ class Services:
     images: CardImages
     notifier: Notifier
     clock: Callable[[], datetime] = field(default=utc_now)
+    decks: DeckStore | None = None
 
     @classmethod
     def from_settings(cls, settings: AppSettings) -> Services:
         return cls(
             settings=settings,
             store=DynamoGameStore(settings.table_name),
-            images=CardImages(settings.card_bucket, settings.image_url_ttl_seconds),
+            images=shared_card_images(
+                settings.card_bucket,
+                settings.image_url_ttl_seconds,
+                settings.image_url_window_seconds,
+                settings.card_image_base_url,
+            ),
             notifier=Notifier(settings.nudge_topic_arn),
+            decks=DeckStore(settings.table_name),
         )
+
+    @property
+    def deck_store(self) -> DeckStore:
+        if self.decks is None:
+            self.decks = DeckStore(self.settings.table_name)
+        return self.decks
 
     def now_iso(self) -> str:
         # Milliseconds: lobbies are listed newest first by this stamp.

@@ -18,7 +18,10 @@ class AppSettings(BaseModel):
     card_bucket: str = ""
     nudge_topic_arn: str = ""
     nudge_after_seconds: int = Field(default=86_400, ge=60)
-    image_url_ttl_seconds: int = Field(default=3_600, ge=60, le=604_800)
+    image_url_ttl_seconds: int = Field(default=3_600, ge=60, le=302_400)
+    # Links are signed once per window, so they stay the same (and cacheable) for its whole length.
+    image_url_window_seconds: int = Field(default=3_600, ge=60, le=302_400)
+    card_image_base_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
     idempotency_ttl_seconds: int = Field(default=86_400, ge=60)
     max_body_bytes: int = Field(default=16_384, ge=1_024)
     move_attempts: int = Field(default=4, ge=1, le=10)

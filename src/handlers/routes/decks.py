@@ -1,15 +1,17 @@
-"""Decks: public, so a client can show the cards before anyone registers."""
+"""Decks: the official catalogue is public; a custom deck is created, uploaded and inspected by its owner."""
 
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from app import custom_decks
 from app.errors import NotFound
-from app.presenters import cards
-from app.schemas import DeckCards, DeckOut, Decks
+from app.presenters import cards, deck_created, deck_detail, official_deck_detail
+from app.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
 from dixit.cards import OFFICIAL_DECKS
-from handlers.http import Adapters, json_response
+from handlers.http import BEARER, Adapters, Caller, IdempotencyKey, json_response, once
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -31,11 +33,50 @@ def list_decks() -> Response[Decks]:
 @router.get(
     "/decks/<deck_id>/cards",
     tags=["decks"],
-    summary="A deck's cards with image links",
+    summary="An official deck's cards with image links",
     **answers({200: {"description": "The deck's cards"}}, 404),
 )
 def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
     deck = OFFICIAL_DECKS.get(deck_id)
     if deck is None:
-        raise NotFound("deck_not_found", f"there is no deck {deck_id!r}")
+        raise NotFound("deck_not_found", f"there is no official deck {deck_id!r}")
     return json_response(DeckCards(deck_id=deck.deck_id, cards=cards(adapters.images, deck.card_ids())))
+
+
+@router.post(
+    "/decks",
+    tags=["decks"],
+    summary="Create your own deck: one presigned upload form per card",
+    security=BEARER,
+    **answers({201: {"description": "The deck and its upload forms"}}, 400, 401, 413, 422),
+)
+def create_deck(
+    request: Request, body: CreateDeck, player: Caller, adapters: Adapters, key: IdempotencyKey = None
+) -> Response[DeckCreated]:
+    def compute() -> dict[str, object]:
+        created = custom_decks.create_deck(
+            adapters.deck_store,
+            adapters.images,
+            player,
+            name=body.name,
+            card_count=body.card_count,
+            now=adapters.now_iso(),
+        )
+        return {"status": 201, "body": deck_created(created).model_dump(mode="json")}
+
+    return once(request, adapters, player, key, body, compute)
+
+
+@router.get(
+    "/decks/<deck_id>",
+    tags=["decks"],
+    summary="A deck and each card's status (a custom deck: its owner only)",
+    security=BEARER,
+    **answers({200: {"description": "The deck, ready or not, card by card"}}, 401, 403, 404),
+)
+def get_deck(deck_id: str, player: Caller, adapters: Adapters) -> Response[DeckDetail]:
+    official = OFFICIAL_DECKS.get(deck_id)
+    if official is not None:
+        return json_response(official_deck_detail(official, adapters.images))
+    deck = custom_decks.owned_deck(adapters.deck_store, player, deck_id)
+    return json_response(deck_detail(deck, adapters.images))

@@ -116,7 +116,7 @@ def get(
 )
 def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]:
     results = games.list_rounds(adapters, player, check_game_id(game_id))
-    return json_response(Rounds(rounds=[round_result(r) for r in results]))
+    return json_response(Rounds(rounds=[round_result(r, adapters.images) for r in results]))
 
 
 def _play(
