@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
+
+from card_art.render import render
 
 from .api.client import Client, Reply
 from .api.json_bot import play_to_the_end
@@ -94,9 +99,87 @@ def test_four_players_play_a_whole_game_over_http_against_the_local_stack(stack:
 def test_card_images_are_served_by_the_twin_through_presigned_links(stack: Served) -> None:
     player = HttpClient("Viewer", base_url=stack.api_url).register()
     cards = player.get("/decks/base/cards").body["cards"]
-    with urllib.request.urlopen(cards[0]["image_url"], timeout=10) as response:
-        assert response.headers["Content-Type"] == "image/webp"
-        assert response.read()[8:12] == b"WEBP"
+    for card in (cards[0], cards[-1]):
+        with urllib.request.urlopen(card["image_url"], timeout=10) as response:
+            assert response.headers["Content-Type"] == "image/webp"
+            assert response.read() == render(card["card_id"])  # the very bytes the stack seeded
+
+
+def multipart(fields: dict[str, str], file: bytes) -> tuple[bytes, str]:
+    boundary = "dixit-upload-boundary"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="card"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n".encode()
+        + file
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def photo(shade: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (360, 540), (shade, 120, 255 - shade)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_custom_deck_uploaded_through_presigned_posts_is_ingested_and_dealt(stack: Served) -> None:
+    players = [HttpClient(f"Uploader {i}", base_url=stack.api_url).register() for i in range(3)]
+    host = players[0]
+    created = host.post("/decks", {"name": "Our cards", "card_count": 40})
+    assert created.status == 201, created.raw
+    deck_id = created.body["deck_id"]
+    for n, form in enumerate(created.body["uploads"]):
+        fields = {**form["fields"], "Content-Type": "image/png"}
+        data = b"GIF89a not an image" if n == 0 else photo(n * 6)
+        body, content_type = multipart(fields, data)
+        request = urllib.request.Request(form["url"], data=body, method="POST")
+        request.add_header("Content-Type", content_type)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status in (200, 201, 204)
+
+    def deck() -> dict[str, Any]:
+        return host.get(f"/decks/{deck_id}").body
+
+    # The ingest runs on S3's notification, in the background: wait (bounded) until no card is pending.
+    for _ in range(300):
+        if all(c["status"] != "pending" for c in deck()["cards"]):
+            break
+        time.sleep(0.1)
+    cards = deck()["cards"]
+    assert cards[0]["status"] == "rejected"
+    assert cards[0]["reason"].startswith("unsupported_format")
+    assert {c["status"] for c in cards[1:]} == {"ready"}
+    assert host.post("/games", {"decks": [deck_id]}).body["code"] == "deck_not_ready"
+
+    redo = created.body["uploads"][0]
+    body, content_type = multipart({**redo["fields"], "Content-Type": "image/png"}, photo(3))
+    request = urllib.request.Request(redo["url"], data=body, method="POST")
+    request.add_header("Content-Type", content_type)
+    urllib.request.urlopen(request, timeout=10).close()
+    for _ in range(300):
+        if deck()["ready"]:
+            break
+        time.sleep(0.1)
+    assert deck()["ready"] is True
+
+    game = host.post("/games", {"decks": [deck_id, "base"], "max_players": 3})
+    assert game.status == 201, game.raw
+    game_id = game.body["game_id"]
+    for guest in players[1:]:
+        assert guest.post(f"/games/{game_id}/join").status == 200
+    assert host.post(f"/games/{game_id}/start").status == 200
+    final = play_to_the_end(players, game_id, seed=5)
+    assert final["phase"] == "finished"
+    played = [c for r in host.get(f"/games/{game_id}/rounds").body["rounds"] for c in r["cards"]]
+    ours = [c for c in played if c["card_id"].startswith(f"{deck_id}-")]
+    assert ours
+    with urllib.request.urlopen(ours[0]["image_url"], timeout=10) as response:
+        image = Image.open(io.BytesIO(response.read()))
+        assert (image.format, image.size) == ("WEBP", (400, 600))
 
 
 WALKTHROUGH = Path(__file__).resolve().parents[1] / "examples" / "walkthrough.sh"

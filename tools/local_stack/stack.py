@@ -41,6 +41,7 @@ from local_stack.template import (
     parameter_values,
     stack_refs,
 )
+from local_stack.uploads import UploadTrigger, s3_triggers
 
 LOG = logging.getLogger("local_stack")
 
@@ -99,6 +100,7 @@ class LocalStack:
         self.http: GatewayServer | None = None
         self.schedules: ScheduleRunner | None = None
         self.tap: TopicTap | None = None
+        self.uploads: list[UploadTrigger] = []
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.resources: dict[str, str] = {}
@@ -180,6 +182,19 @@ class LocalStack:
                 {logical_id: spec.handler for logical_id, spec in specs.items()},
                 sorted(code_dirs),
             )
+        # The template's S3 notifications (custom card uploads run CardIngestFunction), as S3 would.
+        self.uploads = [
+            UploadTrigger(
+                s3,
+                sqs,
+                self.resources[trigger.bucket_resource],
+                trigger,
+                handlers[trigger.function],
+                region=REGION,
+            ).start()
+            for trigger in s3_triggers(template)
+            if trigger.bucket_resource in self.resources and trigger.function in handlers
+        ]
         stage = parameter_values(template, options.parameter_overrides).get("Stage", "dev")
         gateway = Gateway(
             api_routes(template),
@@ -275,6 +290,9 @@ class LocalStack:
         if self.tap is not None:
             self.tap.stop()
             self.tap = None
+        for trigger in self.uploads:
+            trigger.stop()
+        self.uploads = []
         if self._seed_thread is not None:
             self._seed_thread.join(5.0)
             self._seed_thread = None
