@@ -65,5 +65,5 @@ def test_a_link_outlives_its_window_by_the_ttl(s3: object) -> None:
 
 def test_with_a_base_url_official_art_is_unsigned_and_custom_decks_stay_presigned(s3: object) -> None:
     images = CardImages("b", 600, s3, base_url="https://cdn.example.com/")  # type: ignore[arg-type]
-    assert images.url_for("base-003") == "https://cdn.example.com/cards/base/base-003.png"
+    assert images.url_for("base-003") == f"https://cdn.example.com/{image_key('base-003')}"
     assert "X-Amz-Signature" in (images.url_for("d0123456789abcdef-003") or "")

@@ -8,7 +8,7 @@ from typing import Any
 import boto3
 from PIL import Image
 
-from app.card_images import CardImages, card_of_upload
+from app.card_images import CardImages, card_of_upload, image_key
 from app.deck_store import DeckStore
 from handlers.ingest import ingest
 
@@ -108,8 +108,7 @@ def test_no_link_or_key_of_a_table_card_says_whose_it_is_or_where_they_sit(playe
     secrets = {c.player_id for c in table} | {c.name for c in table}
     for client in table:
         for card in view(client, game_id)["round"]["table"]:
-            deck = card["card_id"].split("-")[0]
-            assert card["image_url"].split("?")[0].endswith(f"/cards/{deck}/{card['card_id']}.png")
+            assert card["image_url"].split("?")[0].endswith(f"/{BUCKET}/{image_key(card['card_id'])}")
             assert not any(s in card["image_url"] for s in secrets)
     links = [{c["card_id"]: c["image_url"] for c in view(p, game_id)["round"]["table"]} for p in table]
     assert all(seen == links[0] for seen in links)
