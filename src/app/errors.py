@@ -37,6 +37,24 @@ class StaleVersion(AppError):
         self.current_version = current_version
 
 
+class Unprocessable(AppError):
+    status, title = 422, "Unprocessable Content"
+
+
+class TooManyRequests(AppError):
+    status, title = 429, "Too Many Requests"
+
+    def __init__(self, code: str, detail: str, *, retry_after: int) -> None:
+        super().__init__(code, detail)
+        self.retry_after = retry_after
+
+
+class NotConfigured(AppError):
+    """This deployment lacks what the request needs; retrying will not help until an operator acts."""
+
+    status, title = 501, "Not Implemented"
+
+
 class VersionConflict(Exception):
     """A store's conditional write lost a race: the game item changed since it was read."""
 
