@@ -38,11 +38,11 @@ class StaleVersion(AppError):
 
 
 class Unprocessable(AppError):
-    status, title = 422, "Unprocessable Content"
+    """Input that can never be accepted as it is (a push token the platform refuses)."""
 
 
 class TooManyRequests(AppError):
-    status, title = 429, "Too Many Requests"
+    """Allowed again after `retry_after` seconds (a game nudged less than an hour ago)."""
 
     def __init__(self, code: str, detail: str, *, retry_after: int) -> None:
         super().__init__(code, detail)
@@ -51,8 +51,6 @@ class TooManyRequests(AppError):
 
 class NotConfigured(AppError):
     """This deployment lacks what the request needs; retrying will not help until an operator acts."""
-
-    status, title = 501, "Not Implemented"
 
 
 class VersionConflict(Exception):
