@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from app.errors import Conflict, Forbidden, NotConfigured, NotFound, TooManyRequests, Unprocessable
+from app.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
 from app.notification_store import Device, NotificationStore
 from app.notifications import Kind, Notification, nudge
 from app.notifier import InvalidPushToken, Notifier, Platform
@@ -124,9 +124,17 @@ def register_device(
     if existing is None and len(delivery.store.devices(player.player_id)) >= MAX_DEVICES:
         raise Conflict("too_many_devices", f"a player may register at most {MAX_DEVICES} devices")
     try:
-        endpoint_arn = delivery.notifier.create_endpoint(platform, push_token, player_id=player.player_id)
+        endpoint = delivery.notifier.create_endpoint(platform, push_token, player_id=player.player_id)
     except InvalidPushToken:
-        raise Unprocessable("invalid_push_token", "the push service refused this push_token") from None
+        raise InvalidInput("invalid_push_token", "the push service refused this push_token") from None
+    endpoint_arn = endpoint.arn
+    if endpoint.previous_owner is not None:
+        # The app install changed hands: the other player's device must not receive this player's news.
+        for theirs in delivery.store.devices(endpoint.previous_owner):
+            if theirs.endpoint_arn == endpoint_arn:
+                delivery.store.delete_device(
+                    endpoint.previous_owner, theirs.device_id, endpoint_arn=endpoint_arn
+                )
     if existing is not None and existing.endpoint_arn != endpoint_arn:
         delivery.notifier.delete_endpoint(existing.endpoint_arn)  # the old token's endpoint is orphaned
     registered_at = existing.registered_at if existing is not None else delivery.clock().isoformat()
@@ -181,7 +189,7 @@ def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> Nu
         state.game_id, now=int(now.timestamp()), window_seconds=window
     )
     if retry_after is not None:
-        raise TooManyRequests(
+        raise RateLimited(
             "nudge_too_soon",
             f"this game was nudged less than an hour ago; try again in {retry_after} s",
             retry_after=retry_after,

@@ -37,11 +37,11 @@ class StaleVersion(AppError):
         self.current_version = current_version
 
 
-class Unprocessable(AppError):
+class InvalidInput(AppError):
     """Input that can never be accepted as it is (a push token the platform refuses)."""
 
 
-class TooManyRequests(AppError):
+class RateLimited(AppError):
     """Allowed again after `retry_after` seconds (a game nudged less than an hour ago)."""
 
     def __init__(self, code: str, detail: str, *, retry_after: int) -> None:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,12 @@ _EXISTING_ENDPOINT = re.compile(r"Endpoint (arn:\S+) already exists")
 # Errors that mean the endpoint will never take a message again: the app was uninstalled, the token
 # expired, or someone deleted the endpoint. Anything else may pass and is worth another try later.
 _GONE = frozenset({"EndpointDisabled", "NotFound", "EndpointDisabledException", "NotFoundException"})
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    arn: str
+    previous_owner: str | None = None
 
 
 class InvalidPushToken(ValueError):
@@ -90,8 +97,12 @@ class Notifier:
     def push_configured(self, platform: Platform) -> bool:
         return platform in self.platform_applications
 
-    def create_endpoint(self, platform: Platform, token: str, *, player_id: str) -> str:
-        """The platform endpoint for `token`, created or taken over and enabled; returns its ARN."""
+    def create_endpoint(self, platform: Platform, token: str, *, player_id: str) -> Endpoint:
+        """The platform endpoint for `token`, created or taken over and enabled.
+
+        A token is one app install: when another player had registered it, the endpoint moves to
+        `player_id` and `previous_owner` names the other player, whose device record must go.
+        """
         application = self.platform_applications[platform]
         try:
             arn = self.client.create_platform_endpoint(
@@ -105,17 +116,18 @@ class Notifier:
                     raise InvalidPushToken(message) from None
                 raise
             arn = existing.group(1)
+        attributes = self.client.get_endpoint_attributes(EndpointArn=arn).get("Attributes", {})
+        owner = attributes.get("CustomUserData") or None
+        # A known token comes back as it was, possibly disabled by the platform: registering revives it.
+        if (
+            str(attributes.get("Enabled", "true")).lower() != "true"
+            or attributes.get("Token") != token
+            or owner != player_id
+        ):
             self.client.set_endpoint_attributes(
                 EndpointArn=arn, Attributes={"Token": token, "CustomUserData": player_id, "Enabled": "true"}
             )
-            return arn
-        attributes = self.client.get_endpoint_attributes(EndpointArn=arn).get("Attributes", {})
-        # A known token comes back as it was, possibly disabled by the platform: registering revives it.
-        if str(attributes.get("Enabled", "true")).lower() != "true" or attributes.get("Token") != token:
-            self.client.set_endpoint_attributes(
-                EndpointArn=arn, Attributes={"Token": token, "Enabled": "true"}
-            )
-        return arn
+        return Endpoint(arn, previous_owner=owner if owner not in (None, player_id) else None)
 
     def delete_endpoint(self, endpoint_arn: str) -> None:
         self.client.delete_endpoint(EndpointArn=endpoint_arn)  # idempotent in SNS

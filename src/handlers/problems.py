@@ -26,12 +26,12 @@ from app.errors import (
     AppError,
     Conflict,
     Forbidden,
+    InvalidInput,
     NotAuthenticated,
     NotConfigured,
     NotFound,
+    RateLimited,
     StaleVersion,
-    TooManyRequests,
-    Unprocessable,
 )
 from app.idempotency import MAX_KEY_LENGTH
 from app.schemas import Problem
@@ -57,7 +57,7 @@ _TITLES = {
     409: "Conflict",
     412: "Precondition Failed",
     413: "Payload Too Large",
-    422: "Unprocessable Content",
+    422: "InvalidInput Content",
     429: "Too Many Requests",
     500: "Internal Server Error",
     501: "Not Implemented",
@@ -84,8 +84,8 @@ _STATUS_OF: dict[type[AppError], int] = {
     Conflict: 409,
     StaleVersion: 412,
     PayloadTooLarge: 413,
-    Unprocessable: 422,
-    TooManyRequests: 429,
+    InvalidInput: 422,
+    RateLimited: 429,
     NotConfigured: 501,
 }
 
@@ -164,7 +164,7 @@ def register(app: APIGatewayRestResolver) -> None:
     @app.exception_handler(AppError)
     def _app_error(error: AppError) -> Response[Any]:
         answer = app_problem(error)
-        if isinstance(error, TooManyRequests):
+        if isinstance(error, RateLimited):
             answer.headers["Retry-After"] = str(error.retry_after)
         return answer
 

@@ -200,3 +200,18 @@ def test_a_player_may_register_at_most_ten_devices(players: list[Client], push: 
         me.put("/players/me/devices/d10", {"platform": "fcm", "push_token": "t10"}), 409, "too_many_devices"
     )
     assert me.put("/players/me/devices/d3", {"platform": "fcm", "push_token": "t3-new"}).status == 200
+
+
+def test_a_token_registered_by_another_player_moves_to_the_new_player_and_leaves_the_old_device(
+    players: list[Client], push: dict[str, str]
+) -> None:
+    before, after = players[0], players[1]
+    register(before, "family-tablet", "fcm", "shared-install")
+    arn = endpoint_of(before, "family-tablet")
+
+    register(after, "tablet", "fcm", "shared-install")
+
+    assert endpoint_of(after, "tablet") == arn
+    attributes = boto3.client("sns").get_endpoint_attributes(EndpointArn=arn)["Attributes"]
+    assert attributes["CustomUserData"] == after.player_id
+    assert before.get("/players/me/devices").body == {"devices": []}

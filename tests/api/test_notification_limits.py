@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.delivery import Delivery, Outcome, nudge_game
-from app.errors import TooManyRequests
+from app.errors import RateLimited
 from app.game_store import GameStore
 from app.notifications import Kind, Notification, reminder
 from app.records import PlayerRecord
@@ -155,7 +155,7 @@ def test_the_nudge_window_reopens_after_an_hour(
     me = PlayerRecord(nudger.player_id, nudger.name, "", "")
     assert nudge_game(delivery, me, state).next_nudge_at == (T0 + timedelta(hours=1)).isoformat()
     clock.now = T0 + timedelta(minutes=59, seconds=30)
-    with pytest.raises(TooManyRequests) as refused:
+    with pytest.raises(RateLimited) as refused:
         nudge_game(delivery, me, state)
     assert refused.value.retry_after == 30
     clock.now = T0 + timedelta(hours=1)
