@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 
 from dixit.state import GameState, Phase
@@ -42,6 +43,8 @@ class Notification:
     phase: str | None = None
     round_number: int | None = None
     nudged_by: str | None = None
+    # When the owed move times out (your_turn), so a phone can say how long is left.
+    deadline: str | None = None
 
     @property
     def path(self) -> str:
@@ -70,6 +73,8 @@ class Notification:
             body["round"] = self.round_number
         if self.nudged_by is not None:
             body["nudged_by"] = self.nudged_by
+        if self.deadline is not None:
+            body["deadline"] = self.deadline
         return body
 
     def to_json(self) -> str:
@@ -94,6 +99,8 @@ def changes(old: GameState | None, new: GameState | None) -> list[Notification]:
     found: list[Notification] = []
     round_number = None if new.round is None else new.round.number
     newly_owed = _owed(new) - _owed(old)
+    deadline = new.deadline()
+    deadline_iso = None if deadline is None else datetime.fromtimestamp(deadline, UTC).isoformat()
     for player_id in waiting_for(new):
         if (round_number, new.phase.value, player_id) in newly_owed:
             found.append(
@@ -104,6 +111,7 @@ def changes(old: GameState | None, new: GameState | None) -> list[Notification]:
                     occasion=str(new.version),
                     phase=new.phase.value,
                     round_number=round_number,
+                    deadline=deadline_iso,
                 )
             )
     was_finished = old is not None and old.phase is Phase.FINISHED

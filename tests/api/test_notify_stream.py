@@ -47,6 +47,7 @@ def test_starting_a_game_tells_the_first_storyteller_with_attributes_and_the_gam
     assert message.attributes == {"kind": "your_turn", "player_id": teller.player_id, "game_id": game_id}
     assert message.body["path"] == f"/games/{game_id}"
     assert message.body["phase"] == "storytelling"
+    assert message.body["deadline"] > "2026"  # 48 hours after the deal, ISO-8601 UTC
     version = view(teller, game_id)["version"]
     assert message.body["dedupe_id"] == f"{game_id}:{teller.player_id}:{version}:your_turn"
 
@@ -100,7 +101,16 @@ def test_nothing_secret_is_ever_published(players: list[Client], feed: StreamFee
     for message in messages:
         assert "the unsaid word" not in message.raw
         assert not any(card in message.raw for cards in hands.values() for card in cards)
-        assert set(message.body) <= {"kind", "game_id", "player_id", "path", "dedupe_id", "phase", "round"}
+        assert set(message.body) <= {
+            "kind",
+            "game_id",
+            "player_id",
+            "path",
+            "dedupe_id",
+            "phase",
+            "round",
+            "deadline",
+        }
 
 
 def test_the_documented_filter_policy_lets_only_your_turn_through(
