@@ -8,7 +8,7 @@ import pytest
 
 from app.delivery import Delivery, Outcome, nudge_game
 from app.errors import RateLimited
-from app.game_store import GameStore
+from app.game_store import DynamoGameStore
 from app.notifications import Kind, Notification, reminder
 from app.records import PlayerRecord
 from app.settings import get_settings
@@ -52,7 +52,7 @@ def _no_metric_buildup() -> None:
 
 
 def load_state(game_id: str) -> GameState:
-    record = GameStore(get_settings().table_name).load_game(game_id)
+    record = DynamoGameStore(get_settings().table_name).load_game(game_id)
     assert record is not None
     return record.state
 
