@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from dixit.local.template import load_template
+from local_stack.template import load_template
 
 from .test_template import of_type, translate
 
