@@ -205,3 +205,55 @@ def test_the_readme_walkthrough_plays_a_round_against_the_local_stack(stack: Ser
     assert lines[0].startswith("('storytelling', ['p_")
     assert lines[1:6] == ["submitting", "submitting", "voting", "voting", "storytelling"]
     assert '"points"' in done.stdout
+
+
+def wait_for_line(stack: Served, *needles: str, timeout: float = 60.0) -> str:
+    """The first line of the stack's output holding every needle; the timeout only stops a hung test."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for line in stack.stdout.read_text(errors="replace").splitlines():
+            if all(needle in line for needle in needles):
+                return line
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no line with {needles} in:\n{stack.logs()}")
+        time.sleep(0.2)
+
+
+def test_the_stack_feeds_the_table_stream_to_notify_and_prints_your_turn_for_topic_and_device(
+    stack: Served,
+) -> None:
+    players = [HttpClient(f"Notified {i}", base_url=stack.api_url).register() for i in range(3)]
+    host = players[0]
+    device = players[1]._send(
+        "PUT",
+        "/players/me/devices/phone-1",
+        {"platform": "fcm", "push_token": "local-token-1"},
+        headers=players[1].auth(None),
+    )
+    assert device.status in (200, 201), device.raw
+    game_id = host.post("/games", {"rules": "classic", "target_score": 12}).body["game_id"]
+    for guest in players[1:]:
+        assert guest.post(f"/games/{game_id}/join").status == 200
+    assert host.post(f"/games/{game_id}/start").status == 200
+    storyteller = host.get(f"/games/{game_id}").body["round"]["storyteller_id"]
+    others = [p.player_id for p in players if p.player_id != storyteller]
+
+    told = wait_for_line(stack, "[sns]", "kind=your_turn", f"player_id={storyteller}")
+    assert "topic=" in told
+    assert game_id in told
+    # Only the storyteller owes a move after the start: the others are not told yet.
+    early = [line for line in lines(stack, "[sns]") if game_id in line]
+    assert not any(f"player_id={other}" in line for other in others for line in early)
+
+    teller = next(p for p in players if p.player_id == storyteller)
+    hand = teller.get(f"/games/{game_id}").body["you"]["hand"]
+    clue = teller.post(f"/games/{game_id}/clue", {"card_id": hand[0]["card_id"], "clue": "a quiet harbour"})
+    assert clue.status == 200, clue.raw
+    for other in others:
+        wait_for_line(stack, "[sns]", "kind=your_turn", f"player_id={other}", game_id)
+    pushed = wait_for_line(stack, "[push]", f"player_id={players[1].player_id}", "kind=your_turn", game_id)
+    assert "platform=GCM" in pushed
+
+
+def lines(stack: Served, prefix: str) -> list[str]:
+    return [line for line in stack.stdout.read_text(errors="replace").splitlines() if line.startswith(prefix)]

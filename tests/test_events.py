@@ -102,3 +102,17 @@ def test_the_scheduled_event_is_what_eventbridge_sends_the_nudge_function() -> N
     assert event["detail"] == {}
     assert event["resources"][0].startswith("arn:aws:events:")
     assert event["time"].endswith("Z")
+
+
+def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -> None:
+    (record,) = load(EVENTS / "notify" / "stream.json")["Records"]
+    assert record["eventSource"] == "aws:dynamodb"
+    assert record["eventName"] == "MODIFY"
+    assert record["eventSourceARN"].startswith("arn:aws:dynamodb:")
+    assert "/stream/" in record["eventSourceARN"]
+    change = record["dynamodb"]
+    assert change["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    assert change["Keys"] == {key: change["NewImage"][key] for key in ("pk", "sk")}
+    assert change["Keys"]["sk"] == {"S": "STATE"}  # what the template's filter lets through
+    assert json.loads(change["OldImage"]["state"]["S"])["phase"] == "lobby"
+    assert json.loads(change["NewImage"]["state"]["S"])["phase"] == "storytelling"

@@ -35,6 +35,12 @@ ROUTES = {
     ("POST", "/games/{game_id}/submissions"),
     ("POST", "/games/{game_id}/votes"),
     ("GET", "/games/{game_id}/rounds"),
+    ("POST", "/games/{game_id}/nudges"),
+    ("PUT", "/games/{game_id}/notifications"),
+    ("PUT", "/players/me/notifications"),
+    ("GET", "/players/me/devices"),
+    ("PUT", "/players/me/devices/{device_id}"),
+    ("DELETE", "/players/me/devices/{device_id}"),
     ("GET", "/decks"),
     ("GET", "/decks/{deck_id}/cards"),
     ("POST", "/decks"),
@@ -106,6 +112,7 @@ def test_template_translates_offline_with_samtranslator(stack: dict[str, Any]) -
         "ApiFunction",
         "NudgeFunction",
         "CardIngestFunction",
+        "NotifyFunction",
     }
     assert set(of_type(stack, "AWS::ApiGateway::RestApi")) == {"Api"}
     stages = of_type(stack, "AWS::ApiGateway::Stage")
@@ -197,6 +204,7 @@ def test_functions_get_least_privilege_policies_scoped_to_the_stack_resources(st
     for role, expected_refs in {
         "ApiFunctionRole": {"GameTable", "CardBucket", "NudgeTopic"},
         "NudgeFunctionRole": {"GameTable", "NudgeTopic"},
+        "NotifyFunctionRole": {"GameTable", "NudgeTopic"},
     }.items():
         statements = _statements(stack, role)
         text = json.dumps(statements)

@@ -37,6 +37,22 @@ class StaleVersion(AppError):
         self.current_version = current_version
 
 
+class InvalidInput(AppError):
+    """Input that can never be accepted as it is (a push token the platform refuses)."""
+
+
+class RateLimited(AppError):
+    """Allowed again after `retry_after` seconds (a game nudged less than an hour ago)."""
+
+    def __init__(self, code: str, detail: str, *, retry_after: int) -> None:
+        super().__init__(code, detail)
+        self.retry_after = retry_after
+
+
+class NotConfigured(AppError):
+    """This deployment lacks what the request needs; retrying will not help until an operator acts."""
+
+
 class VersionConflict(Exception):
     """A store's conditional write lost a race: the game item changed since it was read."""
 

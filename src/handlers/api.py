@@ -19,7 +19,7 @@ from app.settings import get_settings
 from app.telemetry import logger, metrics
 from handlers import problems
 from handlers.problems import MalformedRequest, PayloadTooLarge
-from handlers.routes import decks, games, players
+from handlers.routes import decks, games, notifications, players
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -45,7 +45,7 @@ CORS = CORSConfig(
         "If-None-Match",
         "X-Api-Key",
     ],
-    expose_headers=["ETag"],
+    expose_headers=["ETag", "Retry-After"],
     max_age=600,
 )
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
@@ -53,6 +53,7 @@ app = APIGatewayRestResolver(enable_validation=True, response_validation_error_h
 app.include_router(players.router)
 app.include_router(games.router)
 app.include_router(decks.router)
+app.include_router(notifications.router)
 problems.register(app)
 
 

@@ -22,7 +22,17 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 
-from app.errors import AppError, Conflict, Forbidden, NotAuthenticated, NotFound, StaleVersion
+from app.errors import (
+    AppError,
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotAuthenticated,
+    NotConfigured,
+    NotFound,
+    RateLimited,
+    StaleVersion,
+)
 from app.idempotency import MAX_KEY_LENGTH
 from app.schemas import Problem
 from app.telemetry import logger
@@ -47,8 +57,10 @@ _TITLES = {
     409: "Conflict",
     412: "Precondition Failed",
     413: "Payload Too Large",
-    422: "Unprocessable Content",
+    422: "InvalidInput Content",
+    429: "Too Many Requests",
     500: "Internal Server Error",
+    501: "Not Implemented",
 }
 # What each status means on this API, as the OpenAPI document tells clients.
 _MEANINGS = {
@@ -60,7 +72,9 @@ _MEANINGS = {
     412: "If-Match no longer matches the game",
     413: "Request body too large",
     422: "Input that can never be valid (schema, clue, card ids, card count)",
+    429: "Too soon: wait the seconds Retry-After gives",
     500: "Unexpected error; logged with the correlation id",
+    501: "Not set up on this deployment (push_not_configured); do not retry",
 }
 _STATUS_OF: dict[type[AppError], int] = {
     MalformedRequest: 400,
@@ -70,6 +84,9 @@ _STATUS_OF: dict[type[AppError], int] = {
     Conflict: 409,
     StaleVersion: 412,
     PayloadTooLarge: 413,
+    InvalidInput: 422,
+    RateLimited: 429,
+    NotConfigured: 501,
 }
 
 # Rule errors about who the caller is rather than when they act: no later state makes the move theirs
@@ -146,7 +163,10 @@ def _is_about_idempotency_key(error: dict[str, Any]) -> bool:
 def register(app: APIGatewayRestResolver) -> None:
     @app.exception_handler(AppError)
     def _app_error(error: AppError) -> Response[Any]:
-        return app_problem(error)
+        answer = app_problem(error)
+        if isinstance(error, RateLimited):
+            answer.headers["Retry-After"] = str(error.retry_after)
+        return answer
 
     @app.exception_handler(InvalidMoveError)
     def _invalid(error: InvalidMoveError) -> Response[Any]:

@@ -108,3 +108,9 @@ class Client:
         raw_body: str | None = None,
     ) -> Reply:
         return call("POST", path, body=body, headers=self.auth(headers), raw_body=raw_body)
+
+    def put(self, path: str, body: Any = None, *, headers: dict[str, str] | None = None) -> Reply:
+        return call("PUT", path, body=body, headers=self.auth(headers))
+
+    def delete(self, path: str, *, headers: dict[str, str] | None = None) -> Reply:
+        return call("DELETE", path, headers=self.auth(headers))

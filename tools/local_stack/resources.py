@@ -40,14 +40,13 @@ def create_table(client: DynamoDBClient, name: str, resource: Mapping[str, Any])
         "KeySchema": props["KeySchema"],
         "BillingMode": props.get("BillingMode", "PROVISIONED"),
     }
-    for key in (
-        "GlobalSecondaryIndexes",
-        "LocalSecondaryIndexes",
-        "ProvisionedThroughput",
-        "StreamSpecification",
-    ):
+    for key in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes", "ProvisionedThroughput"):
         if key in props:
             kwargs[key] = props[key]
+    stream = props.get("StreamSpecification")
+    if isinstance(stream, dict) and "StreamViewType" in stream:
+        # CloudFormation enables the stream by naming a view type; the API also wants StreamEnabled.
+        kwargs["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream["StreamViewType"]}
     sse = props.get("SSESpecification")
     if isinstance(sse, dict) and "SSEEnabled" in sse:
         # CloudFormation says SSEEnabled where the API says Enabled.

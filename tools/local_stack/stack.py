@@ -1,7 +1,8 @@
 """``python -m local_stack serve``: the whole stack of ``template.yaml`` in one process.
 
 moto server (the "twin" of DynamoDB, S3, SNS, SQS) on one port, the API Gateway emulation on another,
-the scheduled functions on their rates, and a tap printing what is published to the nudge topic.
+the scheduled functions on their rates, the table's stream fed to NotifyFunction as an event source mapping
+would, and taps printing each notification as it would be delivered: to the topic and to devices.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from local_stack.resources import create_resources
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
 from local_stack.static import StaticSite
-from local_stack.tap import TopicTap
+from local_stack.streams import StreamFeeder, StreamMapping
+from local_stack.tap import EndpointTap, TopicTap
 from local_stack.template import (
     TEMPLATE_PATH,
     api_cors_headers,
@@ -44,6 +46,13 @@ from local_stack.template import (
 from local_stack.uploads import UploadTrigger, s3_triggers
 
 LOG = logging.getLogger("local_stack")
+
+#: Template parameters naming SNS platform applications, with the platform and the twin's application name.
+PLATFORM_APPLICATIONS = {
+    "ApnsPlatformApplicationArn": ("APNS", "dixit-apns-local"),
+    "ApnsSandboxPlatformApplicationArn": ("APNS_SANDBOX", "dixit-apns-sandbox-local"),
+    "FcmPlatformApplicationArn": ("GCM", "dixit-fcm-local"),
+}
 
 
 @dataclass
@@ -90,6 +99,40 @@ def moto_put(bucket: str, key: str, body: bytes, content_type: str) -> None:
     stored.set_metadata({"Content-Type": content_type})
 
 
+def create_platform_applications(
+    sns_client: Any, template: Mapping[str, Any], overrides: Mapping[str, str]
+) -> dict[str, str]:
+    """Platform applications in the twin for each push parameter the template has and no one overrode.
+
+    moto accepts any credentials and keeps what is pushed on each endpoint, so device routes work locally.
+    """
+    declared = template.get("Parameters") or {}
+    arns = {}
+    for parameter, (platform, name) in PLATFORM_APPLICATIONS.items():
+        if parameter in declared and parameter not in overrides:
+            arns[parameter] = sns_client.create_platform_application(
+                Name=name,
+                Platform=platform,
+                Attributes={"PlatformCredential": "local-only", "PlatformPrincipal": "local-only"},
+            )["PlatformApplicationArn"]
+    return arns
+
+
+def moto_platform_endpoints() -> list[tuple[str, str, list[str]]]:
+    """Each platform endpoint in the twin: its ARN, its owner (CustomUserData) and what was pushed to it."""
+    from moto.sns.models import sns_backends
+
+    backend = sns_backends[ACCOUNT_ID][REGION]
+    return [
+        (
+            arn,
+            str(endpoint.attributes.get("CustomUserData") or endpoint.custom_user_data or ""),
+            list(endpoint.messages.values()),
+        )
+        for arn, endpoint in list(backend.platform_endpoints.items())
+    ]
+
+
 class LocalStack:
     """Start and stop every piece of the local stack, in order."""
 
@@ -101,6 +144,9 @@ class LocalStack:
         self.schedules: ScheduleRunner | None = None
         self.tap: TopicTap | None = None
         self.uploads: list[UploadTrigger] = []
+        self.push_tap: EndpointTap | None = None
+        self.streams: StreamFeeder | None = None
+        self.parameters: dict[str, str] = {}
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.resources: dict[str, str] = {}
@@ -149,10 +195,12 @@ class LocalStack:
             names=options.names,
             region=REGION,
         )
-        refs = stack_refs(template, self.resources, parameters=options.parameter_overrides, region=REGION)
-        self.environment = apply_function_environment(
-            specs, refs, force=resource_variables(specs, self.resources)
-        )
+        platforms = create_platform_applications(sns, template, options.parameter_overrides)
+        self.parameters = {**platforms, **options.parameter_overrides}
+        refs = stack_refs(template, self.resources, parameters=self.parameters, region=REGION)
+        # The twin's own ARNs win over a leftover environment, as the resources' names do.
+        force = resource_variables(specs, {**self.resources, **platforms})
+        self.environment = apply_function_environment(specs, refs, force=force)
 
         if "NudgeTopic" in self.resources:
             self.tap = TopicTap(
@@ -161,6 +209,10 @@ class LocalStack:
                 self.resources["NudgeTopic"],
                 f"{options.names.get('NudgeTopic', 'topic')}-tap",
                 report=lambda line: self._say(f"[sns] {line}"),
+            ).start()
+        if platforms:
+            self.push_tap = EndpointTap(
+                moto_platform_endpoints, report=lambda line: self._say(f"[push] {line}")
             ).start()
 
         if options.seed and "CardBucket" in self.resources:
@@ -208,6 +260,21 @@ class LocalStack:
         )
         self.http = GatewayServer(gateway, options.host, options.port).start()
 
+        mappings = [
+            StreamMapping(spec, stream, self.resources[stream.table], handlers[logical_id])
+            for logical_id, spec in specs.items()
+            for stream in spec.streams
+            if stream.table in self.resources
+        ]
+        if mappings:
+            self.streams = StreamFeeder(
+                mappings,
+                dynamodb_client=dynamodb,
+                streams_client=boto3.client("dynamodbstreams"),
+                region=REGION,
+                report=lambda line: self._say(f"[stream] {line}"),
+            ).start()
+
         jobs = [
             ScheduledFunction(
                 spec, schedule, handlers[logical_id], interval_for(schedule, options.schedule_seconds)
@@ -218,7 +285,7 @@ class LocalStack:
         ]
         self.schedules = ScheduleRunner(jobs, region=REGION).start()
         self._write_state()
-        self._banner(jobs)
+        self._banner(jobs, mappings)
         return self
 
     def _seed(self, s3_client: Any, bucket: str) -> None:
@@ -252,7 +319,7 @@ class LocalStack:
         }
         self.options.state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
 
-    def _banner(self, jobs: list[ScheduledFunction]) -> None:
+    def _banner(self, jobs: list[ScheduledFunction], mappings: list[StreamMapping]) -> None:
         lines = [
             "",
             "Dixit by mail: local stack",
@@ -266,6 +333,17 @@ class LocalStack:
             f"{job.schedule.expression}, here every {job.interval_seconds:g} s"
             for job in jobs
         ]
+        lines += [
+            f"  stream         {m.table_name} -> {m.function.logical_id}.{m.stream.name} "
+            f"(batches of {m.stream.batch_size}, {m.stream.maximum_retry_attempts} retries)"
+            for m in mappings
+        ]
+        lines += [
+            f"  {name:<14} {value}"
+            for name, value in self.parameters.items()
+            if name in PLATFORM_APPLICATIONS
+        ]
+        lines.append("  notifications  printed as [sns] (topic) and [push] (devices) lines")
         if self.options.state_file is not None:
             lines.append(f"  state file     {self.options.state_file}  (for `python -m local_stack invoke`)")
         lines += [
@@ -281,6 +359,9 @@ class LocalStack:
         if self.schedules is not None:
             self.schedules.stop()
             self.schedules = None
+        if self.streams is not None:
+            self.streams.stop()
+            self.streams = None
         if self.http is not None:
             self.http.stop()
             self.http = None
@@ -293,6 +374,9 @@ class LocalStack:
         for trigger in self.uploads:
             trigger.stop()
         self.uploads = []
+        if self.push_tap is not None:
+            self.push_tap.stop()
+            self.push_tap = None
         if self._seed_thread is not None:
             self._seed_thread.join(5.0)
             self._seed_thread = None

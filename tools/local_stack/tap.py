@@ -1,11 +1,12 @@
-"""Show what is published to an SNS topic: an SQS queue subscribed to it, polled by a thread."""
+"""Show notifications as they would be delivered: to the SNS topic (through an SQS queue subscribed to it)
+and to devices (the pushes moto keeps on each platform endpoint)."""
 
 from __future__ import annotations
 
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -27,7 +28,11 @@ def describe(message_body: str) -> str:
     attributes = {
         name: value.get("Value") for name, value in (envelope.get("MessageAttributes") or {}).items()
     }
-    parts = [f"subject={subject!r}"] if subject else []
+    # Where, what and for whom first: what an operator's filter policy would look at.
+    parts = [f"topic={str(envelope['TopicArn']).rsplit(':', 1)[-1]}"] if envelope.get("TopicArn") else []
+    parts += [f"{name}={attributes[name]}" for name in ("kind", "player_id") if attributes.get(name)]
+    if subject:
+        parts.append(f"subject={subject!r}")
     if attributes:
         parts.append(f"attributes={json.dumps(attributes, sort_keys=True)}")
     parts.append(f"message={envelope['Message']}")
@@ -91,6 +96,73 @@ class TopicTap:
         if not self.queue_url:
             self.subscribe()
         self._thread = threading.Thread(target=self._loop, name="sns-tap", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+
+def describe_push(endpoint_arn: str, owner: str, message: str) -> str:
+    """One readable line for a push SNS sent to a platform endpoint (``MessageStructure=json``)."""
+    # arn:aws:sns:<region>:<account>:endpoint/<PLATFORM>/<application>/<id>
+    platform, application, device = ([*endpoint_arn.rsplit(":", 1)[-1].split("/")[1:], "", "", ""])[:3]
+    fields: dict[str, Any] = {}
+    try:
+        structure: Any = json.loads(message)
+        payload: Any = json.loads(structure.get(platform) or structure.get("GCM") or "{}")
+        fields = payload.get("data", payload) if isinstance(payload, dict) else {}
+    except (ValueError, AttributeError):
+        pass
+    parts = [f"device={application}/{device}", f"platform={platform}", f"player_id={owner or '?'}"]
+    parts += [
+        f"{name}={fields[name]}"
+        for name in ("kind", "game_id")
+        if isinstance(fields, dict) and name in fields
+    ]
+    return " ".join(parts)
+
+
+class EndpointTap:
+    """Reports every new message on the platform endpoints ``endpoints()`` lists (arn, owner, messages)."""
+
+    def __init__(
+        self,
+        endpoints: Callable[[], Iterable[tuple[str, str, Iterable[str]]]],
+        *,
+        report: Callable[[str], None] | None = None,
+        poll_seconds: float = 0.25,
+    ) -> None:
+        self.endpoints = endpoints
+        self.report = report or (lambda line: LOG.info("push: %s", line))
+        self.poll_seconds = poll_seconds
+        self._seen: dict[str, int] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def poll_once(self) -> list[str]:
+        lines = []
+        for arn, owner, messages in list(self.endpoints()):
+            pending = list(messages)[self._seen.get(arn, 0) :]
+            self._seen[arn] = self._seen.get(arn, 0) + len(pending)
+            for message in pending:
+                line = describe_push(arn, owner, message)
+                lines.append(line)
+                self.report(line)
+        return lines
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.poll_seconds):
+            try:
+                self.poll_once()
+            except Exception as exc:  # a dict changing size under us: the next poll sees it
+                LOG.debug("reading platform endpoints failed: %s", exc)
+
+    def start(self) -> EndpointTap:
+        self._thread = threading.Thread(target=self._loop, name="push-tap", daemon=True)
         self._thread.start()
         return self
 

@@ -182,6 +182,19 @@ class ScheduleSpec:
 
 
 @dataclass(frozen=True)
+class StreamSpec:
+    """One ``DynamoDB`` event of a function: the event source mapping on a table's stream."""
+
+    name: str
+    table: str  # the logical id of the table whose ``StreamArn`` the event reads
+    starting_position: str = "LATEST"
+    batch_size: int = 100
+    maximum_retry_attempts: int = 10_000  # the mapping's default is "until the record expires"
+    report_batch_item_failures: bool = False
+    filters: tuple[Any, ...] = ()  # each Filter's Pattern, parsed
+
+
+@dataclass(frozen=True)
 class FunctionSpec:
     """A ``AWS::Serverless::Function`` with its ``Globals`` applied."""
 
@@ -193,6 +206,27 @@ class FunctionSpec:
     memory_size: int
     environment: dict[str, Any] = field(default_factory=dict)
     schedules: tuple[ScheduleSpec, ...] = ()
+    streams: tuple[StreamSpec, ...] = ()
+
+
+def _stream_spec(name: str, props: Mapping[str, Any], params: Mapping[str, str]) -> StreamSpec | None:
+    """The mapping of a ``DynamoDB`` event whose ``Stream`` is ``!GetAtt <Table>.StreamArn``."""
+    stream = props.get("Stream")
+    if not (isinstance(stream, dict) and set(stream) == {"Fn::GetAtt"}):
+        return None
+    table, attribute = (str(part) for part in stream["Fn::GetAtt"])
+    if attribute not in ("StreamArn", "LatestStreamArn"):
+        return None
+    filters = (props.get("FilterCriteria") or {}).get("Filters") or []
+    return StreamSpec(
+        name=name,
+        table=table,
+        starting_position=str(resolve_refs(props.get("StartingPosition", "LATEST"), params)),
+        batch_size=int(resolve_refs(props.get("BatchSize", 100), params)),
+        maximum_retry_attempts=int(resolve_refs(props.get("MaximumRetryAttempts", 10_000), params)),
+        report_batch_item_failures="ReportBatchItemFailures" in (props.get("FunctionResponseTypes") or []),
+        filters=tuple(json.loads(f["Pattern"]) for f in filters if isinstance(f.get("Pattern"), str)),
+    )
 
 
 def _resources(template: Mapping[str, Any], kind: str) -> dict[str, dict[str, Any]]:
@@ -230,7 +264,13 @@ def functions(
             **(((resource.get("Properties") or {}).get("Environment") or {}).get("Variables") or {}),
         }
         schedules = []
+        streams = []
         for event_name, event in (props.get("Events") or {}).items():
+            if event.get("Type") == "DynamoDB":
+                stream = _stream_spec(event_name, event.get("Properties") or {}, params)
+                if stream is not None:
+                    streams.append(stream)
+                continue
             if event.get("Type") not in ("Schedule", "ScheduleV2"):
                 continue
             event_props = event.get("Properties") or {}
@@ -248,6 +288,7 @@ def functions(
             memory_size=int(props.get("MemorySize", 128)),
             environment=environment,
             schedules=tuple(schedules),
+            streams=tuple(streams),
         )
     return specs
 

@@ -1,0 +1,55 @@
+"""The DynamoDB Streams consumer: tells players when a game starts waiting on them, or ends.
+
+The move path stays one conditional write; this function reads the game item's old and new images
+from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
+(ReportBatchItemFailures) so the rest of the batch is not delivered twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from app.delivery import Delivery
+from app.notifications import changes
+from app.settings import get_settings
+from app.telemetry import logger, metrics
+from dixit.state import GameState
+
+GAME_SK = "STATE"
+processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+
+
+def _state(image: dict[str, Any]) -> GameState | None:
+    text = image.get("state")
+    return GameState.from_json(text) if isinstance(text, str) else None
+
+
+def record_handler(record: DynamoDBRecord) -> None:
+    change = record.dynamodb
+    if change is None or change.keys.get("sk") != GAME_SK:
+        return  # players, memberships, rounds, devices...: the event source filter should drop these
+    notifications = changes(_state(change.old_image), _state(change.new_image))
+    if not notifications:
+        return
+    outcomes = Delivery.from_settings(get_settings()).deliver_all(notifications)
+    logger.info(
+        "game change notified",
+        extra={
+            "game_id": notifications[0].game_id,
+            "kinds": sorted({n.kind.value for n in notifications}),
+            "outcomes": {str(k): v for k, v in outcomes.items()},
+        },
+    )
+
+
+@logger.inject_lambda_context(log_event=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    response = process_partial_response(
+        event=event, record_handler=record_handler, processor=processor, context=context
+    )
+    return dict(response)

@@ -1,0 +1,123 @@
+"""Notifications: push devices, mutes and nudges by hand."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.request import Request
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from app import delivery, games
+from app.delivery import Delivery
+from app.notification_schemas import (
+    DEVICE_ID_PATTERN,
+    DeviceOut,
+    Devices,
+    MutedOut,
+    NudgeOut,
+    RegisterDevice,
+    SetMuted,
+)
+from app.notification_store import Device
+from app.services import Services
+from handlers.http import BEARER, Adapters, Caller, IdempotencyKey, check_game_id, json_response, once
+from handlers.problems import answers
+
+router = APIGatewayRouter()
+DeviceId = Annotated[str, Path(pattern=DEVICE_ID_PATTERN)]
+
+
+def _delivery(adapters: Services) -> Delivery:
+    return Delivery.from_settings(adapters.settings, clock=adapters.clock)
+
+
+def _device_out(device: Device) -> DeviceOut:
+    return DeviceOut(device_id=device.device_id, platform=device.platform, registered_at=device.registered_at)
+
+
+@router.put(
+    "/players/me/devices/<device_id>",
+    tags=["notifications"],
+    summary="Register this device for push (501 push_not_configured when the platform is not set up)",
+    security=BEARER,
+    **answers({201: {"description": "Registered"}, 200: {"description": "Refreshed"}}, 401, 409, 501),
+)
+def put_device(
+    device_id: DeviceId, body: RegisterDevice, player: Caller, adapters: Adapters
+) -> Response[DeviceOut]:
+    device, created = delivery.register_device(
+        _delivery(adapters), player, device_id, body.platform, body.push_token
+    )
+    return json_response(_device_out(device), status=201 if created else 200)
+
+
+@router.get(
+    "/players/me/devices",
+    tags=["notifications"],
+    summary="Your push devices",
+    security=BEARER,
+    **answers({200: {"description": "Your devices"}}, 401),
+)
+def get_devices(player: Caller, adapters: Adapters) -> Response[Devices]:
+    found = delivery.list_devices(_delivery(adapters), player)
+    return json_response(Devices(devices=[_device_out(d) for d in found]))
+
+
+@router.delete(
+    "/players/me/devices/<device_id>",
+    tags=["notifications"],
+    summary="Forget a device",
+    security=BEARER,
+    **answers({204: {"description": "Forgotten"}}, 401, 404),
+)
+def delete_device(device_id: DeviceId, player: Caller, adapters: Adapters) -> Response[None]:
+    delivery.remove_device(_delivery(adapters), player, device_id)
+    return Response(status_code=204)
+
+
+@router.put(
+    "/players/me/notifications",
+    tags=["notifications"],
+    summary="Mute or unmute every notification",
+    security=BEARER,
+    **answers({200: {"description": "Saved"}}, 401),
+)
+def put_my_notifications(body: SetMuted, player: Caller, adapters: Adapters) -> Response[MutedOut]:
+    delivery.set_muted(_delivery(adapters), player, body.muted)
+    return json_response(MutedOut(muted=body.muted))
+
+
+@router.put(
+    "/games/<game_id>/notifications",
+    tags=["notifications"],
+    summary="Mute or unmute one game's notifications",
+    security=BEARER,
+    **answers({200: {"description": "Saved"}}, 401, 403, 404),
+)
+def put_game_notifications(
+    game_id: str, body: SetMuted, player: Caller, adapters: Adapters
+) -> Response[MutedOut]:
+    record = games.load_game(adapters, check_game_id(game_id))
+    delivery.set_game_muted(_delivery(adapters), player, record.state, body.muted)
+    return json_response(MutedOut(muted=body.muted, game_id=game_id))
+
+
+@router.post(
+    "/games/<game_id>/nudges",
+    tags=["notifications"],
+    summary="Remind the players the game waits on (once per game per hour, else 429)",
+    security=BEARER,
+    **answers({202: {"description": "Reminded"}}, 401, 403, 404, 409, 429),
+)
+def post_nudge(
+    game_id: str, request: Request, player: Caller, adapters: Adapters, key: IdempotencyKey = None
+) -> Response[NudgeOut]:
+    def compute() -> dict[str, object]:
+        record = games.load_game(adapters, check_game_id(game_id))
+        report = delivery.nudge_game(_delivery(adapters), player, record.state)
+        out = NudgeOut(game_id=game_id, nudged=list(report.nudged), next_nudge_at=report.next_nudge_at)
+        return {"status": 202, "body": out.model_dump(mode="json")}
+
+    return once(request, adapters, player, key, None, compute)

@@ -1,0 +1,69 @@
+"""Feeding the game table's stream to NotifyFunction the way Lambda's event source mapping does.
+
+Reads moto's DynamoDB stream from where it last stopped, applies the template's filter (game items
+only) and wraps the records in the event Lambda would send: what the local stack must do as well.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import boto3
+
+from .client import FakeContext
+
+# botocore now sends stream calls to an account-specific host that moto does not route.
+STREAMS_ENDPOINT = "https://streams.dynamodb.us-east-1.amazonaws.com"
+
+
+def _wanted(record: dict[str, Any]) -> bool:
+    """The template's FilterCriteria: only keys with sk = STATE (game items) reach the function."""
+    return bool(record["dynamodb"]["Keys"].get("sk", {}).get("S") == "STATE")
+
+
+class StreamFeed:
+    def __init__(self, table_name: str) -> None:
+        self.client = boto3.client("dynamodbstreams", endpoint_url=STREAMS_ENDPOINT)
+        self.stream_arn = boto3.client("dynamodb").describe_table(TableName=table_name)["Table"][
+            "LatestStreamArn"
+        ]
+        self.seen: set[str] = set()
+        self.records()  # start from now: what earlier tests wrote is not ours
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every record added since the last call, in order, shaped as in a Lambda event."""
+        description = self.client.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]
+        fresh: list[dict[str, Any]] = []
+        for shard in description["Shards"]:
+            iterator = self.client.get_shard_iterator(
+                StreamArn=self.stream_arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
+            )["ShardIterator"]
+            for record in self.client.get_records(ShardIterator=iterator)["Records"]:
+                sequence = record["dynamodb"]["SequenceNumber"]
+                if sequence in self.seen:
+                    continue
+                self.seen.add(sequence)
+                change: dict[str, Any] = dict(record["dynamodb"])
+                created = change.get("ApproximateCreationDateTime")
+                if created is not None and not isinstance(created, int | float):
+                    change["ApproximateCreationDateTime"] = int(created.timestamp())
+                fresh.append({**record, "dynamodb": change, "eventSourceARN": self.stream_arn})
+        return fresh
+
+    def event(self, *, filtered: bool = True) -> dict[str, Any]:
+        records = [r for r in self.records() if _wanted(r) or not filtered]
+        # Through JSON, as Lambda delivers it (no datetimes, no bytes).
+        event: dict[str, Any] = json.loads(json.dumps({"Records": records}))
+        return event
+
+    def deliver(self) -> dict[str, Any]:
+        """Hand what the stream gathered since the last call to NotifyFunction; returns its answer."""
+        return invoke_notify(self.event())
+
+
+def invoke_notify(event: dict[str, Any]) -> dict[str, Any]:
+    from handlers.notify import lambda_handler
+
+    result: dict[str, Any] = lambda_handler(event, FakeContext())
+    return result

@@ -1,0 +1,213 @@
+"""Feed a table's DynamoDB stream to a function, as Lambda's event source mapping does.
+
+A thread polls dynamodbstreams (the table's stream → its shards → shard iterators → records), drops
+what the mapping's ``FilterCriteria`` would drop, hands the rest to the handler in Lambda's stream event,
+and, with ``ReportBatchItemFailures``, retries from the lowest failed sequence number a bounded number of
+times before giving the batch up (where the deployed mapping would send it to its failure destination).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from local_stack.gateway import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
+from local_stack.template import FunctionSpec, StreamSpec
+
+LOG = logging.getLogger("local_stack.streams")
+
+
+def matches(pattern: Any, value: Any) -> bool:
+    """EventBridge-style filter matching, for what templates use: nested keys, lists of exact values."""
+    if isinstance(pattern, dict):
+        return isinstance(value, dict) and all(
+            key in value and matches(sub, value[key]) for key, sub in pattern.items()
+        )
+    if isinstance(pattern, list):
+        return value in pattern
+    return bool(pattern == value)
+
+
+def wanted(record: Mapping[str, Any], patterns: Sequence[Any]) -> bool:
+    """A record passes when there is no filter or any filter matches (filters are OR'ed)."""
+    return not patterns or any(matches(pattern, record) for pattern in patterns)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(value).decode("ascii")  # B and BS values arrive base64 in Lambda's event
+    if isinstance(value, datetime):
+        return int(value.timestamp())
+    if isinstance(value, set):
+        return sorted(value)
+    raise TypeError(f"cannot put {type(value).__name__} in a stream event")
+
+
+def lambda_record(record: Mapping[str, Any], stream_arn: str) -> dict[str, Any]:
+    """One dynamodbstreams record as Lambda delivers it: epoch-second creation time, source ARN, JSON."""
+    change = dict(record.get("dynamodb") or {})
+    created = change.get("ApproximateCreationDateTime")
+    if isinstance(created, datetime):
+        change["ApproximateCreationDateTime"] = int(created.timestamp())
+    shaped = {**record, "dynamodb": change, "eventSourceARN": stream_arn}
+    plain: dict[str, Any] = json.loads(json.dumps(shaped, default=_json_default))
+    return plain
+
+
+def failed_sequence_numbers(result: Any) -> list[str]:
+    """The ``itemIdentifier`` of each ``batchItemFailures`` entry (stream records: sequence numbers)."""
+    if not isinstance(result, Mapping):
+        return []
+    failures = result.get("batchItemFailures") or []
+    return [str(f["itemIdentifier"]) for f in failures if isinstance(f, Mapping) and f.get("itemIdentifier")]
+
+
+@dataclass
+class StreamMapping:
+    function: FunctionSpec
+    stream: StreamSpec
+    table_name: str
+    handler: HandlerResolver
+
+
+class StreamFeeder:
+    """One thread per mapping, each reading its table's stream from LATEST at start, like a new mapping."""
+
+    def __init__(
+        self,
+        mappings: list[StreamMapping],
+        *,
+        dynamodb_client: Any,
+        streams_client: Any,
+        region: str = "us-east-1",
+        poll_seconds: float = 0.25,
+        retry_wait_seconds: float = 0.2,
+        report: Callable[[str], None] | None = None,
+    ) -> None:
+        self.mappings = mappings
+        self.dynamodb = dynamodb_client
+        self.streams = streams_client
+        self.region = region
+        self.poll_seconds = poll_seconds
+        self.retry_wait_seconds = retry_wait_seconds
+        self.report = report or LOG.info
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._iterators: dict[int, dict[str, str]] = {}
+        self._arns: dict[int, str] = {}
+
+    def start(self) -> StreamFeeder:
+        for index, mapping in enumerate(self.mappings):
+            self._open(index, mapping)  # in the caller's thread: writes after start() are seen
+            thread = threading.Thread(
+                target=self._loop,
+                args=(index, mapping),
+                name=f"stream-{mapping.function.logical_id}",
+                daemon=True,
+            )
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def _open(self, index: int, mapping: StreamMapping) -> None:
+        table = self.dynamodb.describe_table(TableName=mapping.table_name)["Table"]
+        arn = table.get("LatestStreamArn")
+        if not arn:
+            raise RuntimeError(f"table {mapping.table_name} has no stream for {mapping.function.logical_id}")
+        self._arns[index] = arn
+        self._iterators[index] = {}
+        self._discover(index, mapping.stream.starting_position)
+
+    def _discover(self, index: int, position: str) -> None:
+        arn = self._arns[index]
+        shards = self.streams.describe_stream(StreamArn=arn)["StreamDescription"].get("Shards", [])
+        for shard in shards:
+            if shard["ShardId"] in self._iterators[index]:
+                continue
+            self._iterators[index][shard["ShardId"]] = self.streams.get_shard_iterator(
+                StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType=position
+            )["ShardIterator"]
+
+    def poll_once(self, index: int, mapping: StreamMapping) -> int:
+        """Read each shard once and deliver what passes the filter; returns the records read."""
+        # A shard that appears later is read from its start, as the mapping does after a split.
+        self._discover(index, "TRIM_HORIZON")
+        read = 0
+        for shard_id, iterator in list(self._iterators[index].items()):
+            response = self.streams.get_records(ShardIterator=iterator, Limit=mapping.stream.batch_size)
+            self._iterators[index][shard_id] = response.get("NextShardIterator") or iterator
+            records = response.get("Records", [])
+            read += len(records)
+            batch = [lambda_record(r, self._arns[index]) for r in records]
+            batch = [r for r in batch if wanted(r, mapping.stream.filters)]
+            if batch:
+                self.deliver(mapping, batch)
+        return read
+
+    def deliver(self, mapping: StreamMapping, batch: list[dict[str, Any]]) -> bool:
+        """Invoke until the batch succeeds or its retries run out; True when every record went through."""
+        stream = mapping.stream
+        for attempt in range(stream.maximum_retry_attempts + 1):
+            if attempt:
+                self._stop.wait(self.retry_wait_seconds * attempt)
+            failed = self._invoke(mapping, batch)
+            if not failed:
+                return True
+            if failed is not batch:
+                # Everything before the lowest failed record is done; the mapping resumes from there.
+                lowest = min(failed, key=int)
+                batch = [r for r in batch if int(r["dynamodb"]["SequenceNumber"]) >= int(lowest)]
+        first, last = batch[0]["dynamodb"]["SequenceNumber"], batch[-1]["dynamodb"]["SequenceNumber"]
+        self.report(
+            f"{mapping.function.logical_id}.{stream.name} gave up on records {first}..{last} after "
+            f"{stream.maximum_retry_attempts} retries (deployed: sent to its on-failure destination)"
+        )
+        return False
+
+    def _invoke(self, mapping: StreamMapping, batch: list[dict[str, Any]]) -> Any:
+        """The failed sequence numbers, ``batch`` itself when the whole invocation failed, or []."""
+        name = f"{mapping.function.logical_id}.{mapping.stream.name}"
+        try:
+            handler = mapping.handler()
+        except HandlerUnavailableError as exc:
+            LOG.warning("%s not run: %s", name, exc)
+            return batch
+        context = LambdaContext(
+            function_name=mapping.function.logical_id,
+            memory_limit_in_mb=mapping.function.memory_size,
+            timeout_seconds=mapping.function.timeout,
+            region=self.region,
+        )
+        try:
+            with INVOKE_LOCK:
+                result = handler({"Records": batch}, context)
+        except Exception:
+            LOG.exception("%s failed on %d records", name, len(batch))
+            return batch
+        if not mapping.stream.report_batch_item_failures:
+            return []
+        return failed_sequence_numbers(result)
+
+    def _loop(self, index: int, mapping: StreamMapping) -> None:
+        while not self._stop.is_set():
+            try:
+                read = self.poll_once(index, mapping)
+            except Exception as exc:
+                if self._stop.is_set():
+                    return
+                LOG.warning("reading the stream for %s failed: %s", mapping.function.logical_id, exc)
+                read = 0
+            if not read:
+                self._stop.wait(self.poll_seconds)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout)
+        self._threads.clear()
