@@ -16,7 +16,7 @@ import pytest
 from app import aws_clients, services
 from app.delivery import Delivery
 from app.due_index import shard_of
-from app.game_store import GameStore
+from app.game_store import DynamoGameStore as GameStore
 from app.records import GameRecord
 from app.services import Services
 from app.settings import get_settings

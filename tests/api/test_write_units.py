@@ -18,10 +18,9 @@ import boto3
 import pytest
 
 from app import aws_clients
-from dixit.local.template import load_template
 
 from .client import Client
-from .conftest import TABLE
+from .conftest import TABLE, game_table_resource
 from .helpers import started
 from .json_bot import play_to_the_end
 
@@ -51,7 +50,7 @@ def item_size(item: dict[str, Any] | None) -> int:
 
 
 def index_keys() -> list[list[str]]:
-    indexes = load_template()["Resources"]["GameTable"]["Properties"]["GlobalSecondaryIndexes"]
+    indexes = game_table_resource()["Properties"]["GlobalSecondaryIndexes"]
     return [[k["AttributeName"] for k in index["KeySchema"]] for index in indexes]
 
 
@@ -112,7 +111,7 @@ def game_writes(aws: None) -> Iterator[GameWrites]:
 
 
 def test_every_index_of_the_table_projects_keys_only() -> None:
-    indexes = load_template()["Resources"]["GameTable"]["Properties"]["GlobalSecondaryIndexes"]
+    indexes = game_table_resource()["Properties"]["GlobalSecondaryIndexes"]
     assert {i["IndexName"]: i["Projection"]["ProjectionType"] for i in indexes} == {
         "gsi1": "KEYS_ONLY",
         "due": "KEYS_ONLY",
