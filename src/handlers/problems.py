@@ -57,7 +57,7 @@ _TITLES = {
     409: "Conflict",
     412: "Precondition Failed",
     413: "Payload Too Large",
-    422: "InvalidInput Content",
+    422: "Unprocessable Content",
     429: "Too Many Requests",
     500: "Internal Server Error",
     501: "Not Implemented",
