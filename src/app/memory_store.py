@@ -9,9 +9,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from app.errors import VersionConflict
-from app.records import GameRecord, PlayerRecord
+from app.records import GameRecord, PlayerRecord, StoredAnswer
 from app.store import DUE, LOBBY, listing
 from dixit.state import GameState, RoundResult
 
@@ -33,6 +34,7 @@ class MemoryGameStore:
         self._games: dict[str, _StoredGame] = {}
         self._members: dict[str, set[str]] = {}  # player id -> game ids
         self._rounds: dict[str, dict[int, RoundResult]] = {}
+        self._answers: dict[str, StoredAnswer] = {}
 
     # Players
 
@@ -51,11 +53,13 @@ class MemoryGameStore:
         stored = self._games.get(game_id)
         return None if stored is None else stored.load()
 
-    def create_game(self, record: GameRecord) -> None:
+    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
         with self._lock:
             if record.game_id in self._games:
                 raise VersionConflict(self._games[record.game_id].version)
+            self._check_key_free(answer, record)
             self._put(record)
+            self._keep(answer)
             self._members.setdefault(record.state.host_id, set()).add(record.game_id)
 
     def save_game(
@@ -66,6 +70,7 @@ class MemoryGameStore:
         joined: Sequence[str] = (),
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
+        answer: StoredAnswer | None = None,
     ) -> None:
         with self._lock:
             stored = self._games.get(record.game_id)
@@ -74,13 +79,27 @@ class MemoryGameStore:
             rounds = self._rounds.setdefault(record.game_id, {})
             if finished_round is not None and finished_round.number in rounds:
                 raise VersionConflict(None)  # the reveal is written once, like the table's condition
+            self._check_key_free(answer, record)
             self._put(record)
+            self._keep(answer)
             for player_id in joined:
                 self._members.setdefault(player_id, set()).add(record.game_id)
             for player_id in left:
                 self._members.get(player_id, set()).discard(record.game_id)
             if finished_round is not None:
                 rounds[finished_round.number] = finished_round
+
+    def get_answer(self, key_id: str, *, now: int) -> StoredAnswer | None:
+        answer = self._answers.get(key_id)
+        return answer if answer is not None and answer.expires_at > now else None
+
+    def _check_key_free(self, answer: StoredAnswer | None, record: GameRecord) -> None:
+        if answer is not None and self.get_answer(answer.key_id, now=_epoch(record.updated_at)) is not None:
+            raise VersionConflict(None)
+
+    def _keep(self, answer: StoredAnswer | None) -> None:
+        if answer is not None:
+            self._answers[answer.key_id] = answer
 
     def list_rounds(self, game_id: str) -> list[RoundResult]:
         rounds = self._rounds.get(game_id, {})
@@ -115,6 +134,10 @@ class MemoryGameStore:
             if (listing(stored.record) or ("",))[0] == name
         ]
         return sorted(records, key=_sort_key, reverse=newest_first)
+
+
+def _epoch(iso: str) -> int:
+    return int(datetime.fromisoformat(iso).timestamp())
 
 
 def _sort_key(record: GameRecord) -> str:

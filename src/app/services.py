@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from app.card_images import CardImages, shared_card_images
+from app.deadline import DEFAULT_SECONDS, Deadline
 from app.deck_store import DeckStore
 from app.game_store import DynamoGameStore
 from app.notifier import Notifier
@@ -26,9 +28,12 @@ class Services:
     notifier: Notifier
     clock: Callable[[], datetime] = field(default=utc_now)
     decks: DeckStore | None = None
+    # Until when this request may keep retrying (the handler derives it from the invocation's time left).
+    deadline: Deadline = field(default_factory=lambda: Deadline.after(DEFAULT_SECONDS))
+    pause: Callable[[float], None] = field(default=time.sleep)
 
     @classmethod
-    def from_settings(cls, settings: AppSettings) -> Services:
+    def from_settings(cls, settings: AppSettings, deadline: Deadline | None = None) -> Services:
         return cls(
             settings=settings,
             store=DynamoGameStore(settings.table_name),
@@ -40,6 +45,7 @@ class Services:
             ),
             notifier=Notifier(settings.nudge_topic_arn),
             decks=DeckStore(settings.table_name),
+            deadline=deadline or Deadline.after(DEFAULT_SECONDS),
         )
 
     @property
@@ -47,6 +53,9 @@ class Services:
         if self.decks is None:
             self.decks = DeckStore(self.settings.table_name)
         return self.decks
+
+    def epoch(self) -> int:
+        return int(self.clock().timestamp())
 
     def now_iso(self) -> str:
         # Milliseconds: lobbies are listed newest first by this stamp.
