@@ -28,7 +28,12 @@ def test_each_setting_is_read_from_its_upper_case_variable_and_typed() -> None:
 
 @pytest.mark.parametrize(
     "environ",
-    [{"TABLE_NAME": "ab"}, {"IMAGE_URL_TTL_SECONDS": "59"}, {"MOVE_ATTEMPTS": "11"}, {"MAX_BODY_BYTES": "x"}],
+    [
+        {"TABLE_NAME": "ab"},
+        {"IMAGE_URL_TTL_SECONDS": "59"},
+        {"MOVE_ATTEMPTS": "101"},
+        {"MAX_BODY_BYTES": "x"},
+    ],
 )
 def test_out_of_range_or_malformed_values_are_refused(environ: dict[str, str]) -> None:
     with pytest.raises(ValidationError):

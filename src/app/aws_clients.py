@@ -17,7 +17,15 @@ if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_sns import SNSClient
 
-_CONFIG = Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=2, read_timeout=5)
+# Standard mode retries throttling, 5xx and connection errors with jittered backoff, 3 attempts in all.
+# Short timeouts: a DynamoDB call answers in milliseconds, and every second spent waiting on a dead
+# connection is a second the use case cannot spend on its own retries inside the Lambda's 10 s.
+_CONFIG = Config(
+    retries={"mode": "standard", "max_attempts": 3},
+    connect_timeout=1,
+    read_timeout=2,
+    tcp_keepalive=True,
+)
 
 
 @cache

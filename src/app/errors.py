@@ -29,6 +29,27 @@ class Conflict(AppError):
     """Not possible now, though it might be later (the game kept changing)."""
 
 
+class Busy(Conflict):
+    """The game kept changing under a move for as long as this request could wait; worth a retry soon."""
+
+    def __init__(self) -> None:
+        super().__init__("busy_game", "the game kept changing while your move was applied; try again")
+
+
+class StoreUnavailable(AppError):
+    """Storage throttled, timed out or failed: nothing this request could see was applied; retry later."""
+
+    def __init__(self, detail: str = "the game store is busy or unreachable; try again shortly") -> None:
+        super().__init__("store_unavailable", detail)
+
+
+class IdempotencyKeyReused(AppError):
+    """An Idempotency-Key already answered a request with a different body."""
+
+    def __init__(self) -> None:
+        super().__init__("idempotency_key_reused", "this Idempotency-Key was used with a different body")
+
+
 class StaleVersion(AppError):
     """The caller asked for a version of the game that is no longer the current one."""
 

@@ -1,20 +1,25 @@
 """The only module that talks to DynamoDB: the single game table (layout in docs/architecture.md).
 
-It implements app.store.Store; a failed write condition becomes the domain's VersionConflict.
+It implements app.store.Store. A failed write condition becomes the domain's VersionConflict; throttling,
+timeouts, lost connections and DynamoDB's 5xx (once botocore's own retries are spent) become
+StoreUnavailable, so no botocore exception ever leaves this module.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, HTTPClientError
+from botocore.exceptions import ConnectionError as BotocoreConnectionError
 
 from app import aws_clients
 from app.due_index import shard_of
-from app.errors import VersionConflict
-from app.records import GameRecord, PlayerRecord, Visibility
+from app.errors import StoreUnavailable, VersionConflict
+from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
 from dixit.state import GameState, Phase, RoundResult
 
 if TYPE_CHECKING:
@@ -24,6 +29,56 @@ LOBBY = "LOBBY"
 INDEX = "gsi1"  # public lobbies, keys only
 DUE_INDEX = "due"  # app.due_index, keys only
 _BATCH_GET_LIMIT = 100
+IDEMPOTENCY_PK = "IDEMPOTENCY"
+
+# Error codes that mean "not now" rather than "not this": the request was refused or lost, not judged.
+_UNAVAILABLE_CODES = frozenset(
+    {
+        "ThrottlingException",
+        "ProvisionedThroughputExceededException",
+        "RequestLimitExceeded",
+        "InternalServerError",
+        "ServiceUnavailable",
+        # Inside a cancelled transaction's reasons:
+        "ThrottlingError",
+        "ProvisionedThroughputExceeded",
+    }
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _code(error: ClientError) -> str:
+    return str(error.response.get("Error", {}).get("Code", ""))
+
+
+def _is_unavailable(error: Exception) -> bool:
+    # Timeouts (connect and read), refused and dropped connections: botocore's transport errors.
+    if isinstance(error, HTTPClientError | BotocoreConnectionError):
+        return True
+    if not isinstance(error, ClientError):
+        return False
+    status = int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+    if _code(error) in _UNAVAILABLE_CODES or status >= 500:
+        return True
+    reasons = error.response.get("CancellationReasons") or []
+    return any(reason.get("Code") in _UNAVAILABLE_CODES for reason in reasons)
+
+
+def _faults_are_unavailable(method: Callable[P, R]) -> Callable[P, R]:
+    """Turn a store fault into StoreUnavailable: the caller answers 503 and the client retries."""
+
+    @functools.wraps(method)
+    def translated(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (ClientError, HTTPClientError, BotocoreConnectionError) as error:
+            if _is_unavailable(error):
+                raise StoreUnavailable() from error
+            raise
+
+    return translated
 
 
 def _player_key(player_id: str) -> dict[str, Any]:
@@ -50,6 +105,8 @@ def _game_item(record: GameRecord) -> dict[str, Any]:
         "created_at": {"S": record.created_at},
         "updated_at": {"S": record.updated_at},
     }
+    if record.recent_requests:
+        item["requests"] = {"S": " ".join(record.recent_requests)}
     # Both indexes are sparse and keys only, so a move that leaves their keys alone costs them nothing.
     if state.phase is Phase.LOBBY and record.visibility is Visibility.PUBLIC:
         item["gsi1pk"] = {"S": LOBBY}
@@ -69,13 +126,30 @@ def _game_from_item(item: dict[str, Any]) -> GameRecord:
         created_at=item["created_at"]["S"],
         updated_at=item["updated_at"]["S"],
         due_at=None if due is None else int(due["N"]),
+        recent_requests=tuple(item["requests"]["S"].split()) if "requests" in item else (),
     )
 
 
+def _answer_put(table_name: str, answer: StoredAnswer, now: int) -> dict[str, Any]:
+    # An expired record that DynamoDB's TTL has not swept yet does not hold its key any longer.
+    return {
+        "TableName": table_name,
+        "Item": {
+            "pk": {"S": IDEMPOTENCY_PK},
+            "sk": {"S": answer.key_id},
+            "fingerprint": {"S": answer.fingerprint},
+            "answer": {"B": answer.payload},
+            "expires_at": {"N": str(answer.expires_at)},
+        },
+        "ConditionExpression": "attribute_not_exists(pk) OR expires_at <= :now",
+        "ExpressionAttributeValues": {":now": {"N": str(now)}},
+    }
+
+
 def _is_conditional_failure(error: ClientError) -> bool:
-    return error.response.get("Error", {}).get("Code") in (
-        "ConditionalCheckFailedException",
-        "TransactionCanceledException",
+    """A condition (or a concurrent transaction on the same item) refused the write: a lost race."""
+    return _code(error) in ("ConditionalCheckFailedException", "TransactionCanceledException") and not (
+        _is_unavailable(error)
     )
 
 
@@ -100,6 +174,7 @@ class DynamoGameStore:
 
     # Players
 
+    @_faults_are_unavailable
     def create_player(self, player: PlayerRecord) -> None:
         try:
             self.client.put_item(
@@ -117,6 +192,7 @@ class DynamoGameStore:
                 raise
             raise VersionConflict(None) from None
 
+    @_faults_are_unavailable
     def get_player(self, player_id: str) -> PlayerRecord | None:
         item = self.client.get_item(TableName=self.table_name, Key=_player_key(player_id)).get("Item")
         if item is None:
@@ -125,6 +201,7 @@ class DynamoGameStore:
 
     # Games
 
+    @_faults_are_unavailable
     def load_game(self, game_id: str) -> GameRecord | None:
         # Strongly consistent: a move must be judged against the latest state.
         item = self.client.get_item(
@@ -132,8 +209,9 @@ class DynamoGameStore:
         ).get("Item")
         return None if item is None else _game_from_item(item)
 
-    def create_game(self, record: GameRecord) -> None:
-        """Write a new game and its host's membership in one transaction."""
+    @_faults_are_unavailable
+    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
+        """Write a new game and its host's membership (and a keyed request's answer) in one transaction."""
         items: list[Any] = [
             {
                 "Put": {
@@ -144,6 +222,8 @@ class DynamoGameStore:
             },
             {"Put": self._membership_put(record.state.host_id, record)},
         ]
+        if answer is not None:
+            items.append({"Put": _answer_put(self.table_name, answer, _epoch(record.updated_at))})
         try:
             self.client.transact_write_items(TransactItems=items)
         except ClientError as error:
@@ -151,6 +231,7 @@ class DynamoGameStore:
                 raise
             raise VersionConflict(None) from None
 
+    @_faults_are_unavailable
     def save_game(
         self,
         record: GameRecord,
@@ -160,6 +241,7 @@ class DynamoGameStore:
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
         expected_due_at: int | Literal["unchanged"] | None = "unchanged",
+        answer: StoredAnswer | None = None,
     ) -> None:
         """Write the new state only if the stored version is still `expected_version`.
 
@@ -187,6 +269,8 @@ class DynamoGameStore:
         ]
         if finished_round is not None:
             extras.append({"Put": self._round_put(record.game_id, finished_round)})
+        if answer is not None:
+            extras.append({"Put": _answer_put(self.table_name, answer, _epoch(record.updated_at))})
         try:
             if not extras:
                 self.client.put_item(
@@ -230,6 +314,20 @@ class DynamoGameStore:
             "ConditionExpression": "attribute_not_exists(pk)",
         }
 
+    @_faults_are_unavailable
+    def get_answer(self, key_id: str, *, now: int) -> StoredAnswer | None:
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": IDEMPOTENCY_PK}, "sk": {"S": key_id}},
+            ConsistentRead=True,
+        ).get("Item")
+        if item is None or int(item["expires_at"]["N"]) <= now:
+            return None
+        return StoredAnswer(
+            key_id, item["fingerprint"]["S"], bytes(item["answer"]["B"]), int(item["expires_at"]["N"])
+        )
+
+    @_faults_are_unavailable
     def list_rounds(self, game_id: str) -> list[RoundResult]:
         rounds: list[RoundResult] = []
         for item in self._query(
@@ -240,6 +338,7 @@ class DynamoGameStore:
             rounds.append(RoundResult.from_dict(json.loads(item["result"]["S"])))
         return rounds
 
+    @_faults_are_unavailable
     def list_open_games(self, limit: int) -> list[GameRecord]:
         response = self.client.query(
             TableName=self.table_name,
@@ -254,6 +353,7 @@ class DynamoGameStore:
         found = {record.game_id: record for record in self._batch_get_games(game_ids)}
         return [found[g] for g in game_ids if g in found]
 
+    @_faults_are_unavailable
     def games_of(self, player_id: str) -> list[GameRecord]:
         game_ids = [
             item["game_id"]["S"]
@@ -264,6 +364,7 @@ class DynamoGameStore:
         ]
         return self._batch_get_games(game_ids)
 
+    @_faults_are_unavailable
     def due_page(
         self, shard: str, now: int, *, limit: int, start: dict[str, Any] | None = None
     ) -> tuple[list[tuple[str, int]], dict[str, Any] | None]:
@@ -283,6 +384,7 @@ class DynamoGameStore:
         ]
         return entries, response.get("LastEvaluatedKey")
 
+    @_faults_are_unavailable
     def set_due(self, game_id: str, *, version: int, expected: int, due_at: int | None) -> bool:
         """Move (or drop) a game's due entry unless a move got there first (False then)."""
         values: dict[str, Any] = {":version": {"N": str(version)}, ":expected": {"N": str(expected)}}
@@ -324,6 +426,10 @@ class DynamoGameStore:
                 ]
                 pending = dict(response.get("UnprocessedKeys") or {})
         return records
+
+
+def _epoch(iso: str) -> int:
+    return int(datetime.fromisoformat(iso).timestamp())
 
 
 def _current_version(error: ClientError) -> int | None:

@@ -1,14 +1,32 @@
-"""Game use cases: load, apply the rules, save conditionally, retry a bounded number of times."""
+"""Game use cases: load, apply the rules, save conditionally, retry within the request's time budget.
+
+Exactly once: every write carries a fresh request id in the game item (`recent_requests`), so a write
+whose answer was lost (a timeout after DynamoDB committed it, then botocore's retry failing the
+condition) is recognised on the next read as having landed, and reported as applied. A keyed request
+(`Idempotency-Key`) writes its answer in the same transaction as the move (app.idempotency).
+"""
 
 from __future__ import annotations
 
+import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from app import due_index
 from app.custom_decks import custom_decks_for_game
-from app.errors import Conflict, Forbidden, NotFound, StaleVersion, VersionConflict
-from app.records import GameRecord, PlayerRecord, Visibility
+from app.errors import (
+    AppError,
+    Busy,
+    Forbidden,
+    NotFound,
+    StaleVersion,
+    StoreUnavailable,
+    VersionConflict,
+)
+from app.idempotency import RequestKey
+from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
 from app.services import Services
 from app.telemetry import count, logger
 from dixit import engine
@@ -18,10 +36,55 @@ from dixit.state import Phase, RoundResult
 from dixit.views import waiting_for
 
 OPEN_GAMES_LIMIT = 50
+# How many request ids a game item remembers. A request whose answer was lost looks for its id at once,
+# so it is found unless this many other moves landed in that instant (more than a 12-seat game makes).
+RECENT_REQUESTS = 16
+# Full-jitter exponential backoff between attempts (seconds): a wait drawn from [0, min(cap, base * 2^n)].
+BACKOFF_BASE = 0.01
+BACKOFF_CAP = 0.4
+# An attempt is only started with this much of the budget left: enough for a read and a write.
+ATTEMPT_RESERVE = 0.5
+
+# What a keyed request stores and answers: the handler's presentation of the game it produced.
+Present = Callable[[GameRecord], dict[str, Any]]
 
 
 def new_game_id() -> str:
     return f"g_{secrets.token_hex(8)}"
+
+
+def new_request_id() -> str:
+    return secrets.token_urlsafe(6)  # 48 bits: unique among a game's recent writes
+
+
+def _remember(record: GameRecord, request_id: str) -> tuple[str, ...]:
+    return (*record.recent_requests, request_id)[-RECENT_REQUESTS:]
+
+
+def _backoff(services: Services, attempt: int) -> bool:
+    """Wait before attempt `attempt` (1 = the first retry); False when the budget cannot afford it."""
+    wait = random.uniform(0, min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt))
+    if services.deadline.remaining() < wait + ATTEMPT_RESERVE:
+        return False
+    services.pause(wait)
+    return True
+
+
+def _stored_answer(
+    services: Services, key: RequestKey | None, present: Present | None, record: GameRecord
+) -> tuple[dict[str, Any] | None, StoredAnswer | None]:
+    if key is None or present is None:
+        return None, None
+    body = present(record)
+    ttl = services.settings.idempotency_ttl_seconds
+    return body, key.answer(body, now=services.now_epoch(), ttl_seconds=ttl)
+
+
+def _replay(services: Services, key: RequestKey | None) -> dict[str, Any] | None:
+    if key is None:
+        return None
+    stored = services.store.get_answer(key.key_id, now=services.now_epoch())
+    return None if stored is None else key.replay(stored, services.images)
 
 
 def create_game(
@@ -35,7 +98,17 @@ def create_game(
     visibility: Visibility,
     move_timeout_hours: int | None = None,
     timeout_policy: str | None = None,
-) -> GameRecord:
+    key: RequestKey | None = None,
+    present: Present | None = None,
+) -> GameRecord | dict[str, Any]:
+    """A new game with `player` as host; with `key`, the answer `present` makes, at most once per key.
+
+    Returns the record, or (with a key) the answer: the one stored by an earlier request with the same
+    key if there is one.
+    """
+    replayed = _replay(services, key)
+    if replayed is not None:
+        return replayed
     settings = Settings.build(
         rules,
         decks,
@@ -53,12 +126,32 @@ def create_game(
         seed=secrets.randbits(63),
     )
     now = services.now_iso()
-    record = GameRecord(state, visibility, secrets.token_urlsafe(6), created_at=now, updated_at=now)
+    request_id = new_request_id()
+    record = GameRecord(
+        state,
+        visibility,
+        secrets.token_urlsafe(6),
+        created_at=now,
+        updated_at=now,
+        recent_requests=(request_id,),
+    )
     record.due_at = due_index.at_creation(state, visibility, services.now_epoch())
-    services.store.create_game(record)
+    body, answer = _stored_answer(services, key, present, record)
+    try:
+        services.store.create_game(record, answer=answer)
+    except (VersionConflict, StoreUnavailable) as failed:
+        # Did it land after all (an answer lost in transit, then a retry refused as a duplicate)?
+        landed = services.store.load_game(record.game_id)
+        if landed is None or request_id not in landed.recent_requests:
+            replayed = _replay(services, key)  # the same key, sent twice at once: the other one won
+            if replayed is not None:
+                return replayed
+            if isinstance(failed, StoreUnavailable):
+                raise
+            raise Busy() from None
     count("GamesCreated")
     logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
-    return record
+    return record if body is None else body
 
 
 def load_game(services: Services, game_id: str) -> GameRecord:
@@ -105,17 +198,64 @@ def play(
     why. With `expected_version`, a changed game is StaleVersion instead: the caller asked for exactly
     that version. A move that seats the player in a private game needs the game's `invite_code`.
     """
-    attempts = services.settings.move_attempts
-    for attempt in range(1, attempts + 1):
+    record = _apply(services, player, game_id, move, expected_version, invite_code, None, None)
+    assert isinstance(record, GameRecord)
+    return record
+
+
+def play_once(
+    services: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: Move,
+    *,
+    key: RequestKey,
+    present: Present,
+    expected_version: int | None = None,
+    invite_code: str | None = None,
+) -> dict[str, Any]:
+    """`play` at most once per `key`: the answer `present` makes is stored with the move, and replayed."""
+    answer = _apply(services, player, game_id, move, expected_version, invite_code, key, present)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def _apply(
+    services: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: Move,
+    expected_version: int | None,
+    invite_code: str | None,
+    key: RequestKey | None,
+    present: Present | None,
+) -> GameRecord | dict[str, Any]:
+    request_id = new_request_id()
+    failure: AppError = Busy()
+    for attempt in range(services.settings.move_attempts):
+        if attempt and not _backoff(services, attempt):
+            break
+        replayed = _replay(services, key)
+        if replayed is not None:
+            return replayed
         record = load_game(services, game_id)
+        if request_id in record.recent_requests:
+            logger.info("a write whose answer was lost had landed", extra={"game_id": game_id})
+            return record
         if expected_version is not None and record.version != expected_version:
             raise StaleVersion(record.version)
         now = services.now_epoch()
         applied = engine.apply(record.state, move, now=now)
         if player.player_id in applied.joined:
             _check_invite(record, invite_code)
-        updated = replace(record, state=applied.state, updated_at=services.now_iso())
+        updated = replace(
+            record,
+            state=applied.state,
+            updated_at=services.now_iso(),
+            recent_requests=_remember(record, request_id),
+        )
         updated.due_at = due_index.after_move(record, applied.state, now)
+        body, answer = _stored_answer(services, key, present, updated)
         try:
             services.store.save_game(
                 updated,
@@ -124,6 +264,7 @@ def play(
                 joined=applied.joined,
                 left=applied.left,
                 finished_round=applied.finished_round,
+                answer=answer,
             )
         except VersionConflict as conflict:
             count("ConflictsRetried")
@@ -131,12 +272,19 @@ def play(
                 "lost a race, retrying",
                 extra={"game_id": game_id, "attempt": attempt, "now_at": conflict.current_version},
             )
+            failure = Busy()
+            continue
+        except StoreUnavailable as unavailable:
+            # The write may have landed: the next read tells (our id in the game, or our stored answer).
+            count("StoreFaultsRetried")
+            logger.warning("store fault on write, checking", extra={"game_id": game_id, "attempt": attempt})
+            failure = unavailable
             continue
         count("MovesApplied")
         if applied.game_finished:
             count("GamesFinished")
-        return updated
-    raise Conflict("busy_game", "the game kept changing while your move was applied; try again")
+        return updated if body is None else body
+    raise failure
 
 
 def _check_invite(record: GameRecord, invite_code: str | None) -> None:

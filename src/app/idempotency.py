@@ -1,70 +1,74 @@
-"""Idempotent POSTs: Powertools Idempotency, persisted in the game table itself."""
+"""Idempotency-Key: the answer is stored in the same transaction as the write it answers.
+
+So a keyed request applies at most once whatever fails: either the write and its answer are both in
+the table (a retry gets the answer back) or neither is (a retry applies the request). There is no
+"in progress" state to get stuck in. The answer is kept slim: the JSON body without image links,
+compressed (a record stays under 1 KB), and a replay puts fresh links back, so it never hands out an
+expired one.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
+import hashlib
+import json
+import zlib
+from dataclasses import dataclass
 from typing import Any
 
-from aws_lambda_powertools.utilities.idempotency import (
-    DynamoDBPersistenceLayer,
-    IdempotencyConfig,
-    idempotent_function,
-)
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
-from app import aws_clients
+from app.card_images import CardImages
+from app.errors import IdempotencyKeyReused
+from app.records import StoredAnswer
 
 MAX_KEY_LENGTH = 128
 
 
-@cache
-def _persistence(table_name: str) -> DynamoDBPersistenceLayer:
-    # Built on first use: the layer creates its client in __init__.
-    return DynamoDBPersistenceLayer(
-        table_name=table_name,
-        key_attr="pk",
-        sort_key_attr="sk",
-        static_pk_value="IDEMPOTENCY",
-        expiry_attr="expires_at",
-        boto3_client=aws_clients.dynamodb(),
-    )
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
-def reset() -> None:
-    _persistence.cache_clear()
+@dataclass(frozen=True, slots=True)
+class RequestKey:
+    """Who sent which key to which route, and with what body."""
+
+    key_id: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, *, player_id: str, key: str, route: str, body: Any) -> RequestKey:
+        return cls(_digest([player_id, key, route]), _digest(body))
+
+    def answer(self, body: dict[str, Any], *, now: int, ttl_seconds: int) -> StoredAnswer:
+        return StoredAnswer(self.key_id, self.fingerprint, slim(body), now + ttl_seconds)
+
+    def replay(self, stored: StoredAnswer, images: CardImages) -> dict[str, Any]:
+        if stored.fingerprint != self.fingerprint:
+            raise IdempotencyKeyReused()
+        body: dict[str, Any] = with_fresh_links(json.loads(zlib.decompress(stored.payload)), images)
+        return body
 
 
-def run_once(
-    *,
-    table_name: str,
-    ttl_seconds: int,
-    player_id: str,
-    key: str,
-    route: str,
-    body: Any,
-    compute: Callable[[], dict[str, Any]],
-    lambda_context: LambdaContext | None = None,
-) -> dict[str, Any]:
-    """Run `compute` once per (player, key, route); a retry gets the first answer back.
+def _without_links(value: Any) -> Any:
+    if isinstance(value, dict):
+        # The key stays (as null) to mark where a fresh link goes back on replay.
+        return {k: None if k == "image_url" else _without_links(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_links(v) for v in value]
+    return value
 
-    The same key with a different body raises IdempotencyValidationError. With the invocation's
-    `lambda_context`, an in-progress record lapses at that invocation's deadline, so a request killed
-    by a timeout does not hold its key (409 request_in_progress) until the record's TTL.
-    """
-    config = IdempotencyConfig(
-        event_key_jmespath="[player_id, key, route]",
-        payload_validation_jmespath="body",
-        expires_after_seconds=ttl_seconds,
-        raise_on_no_idempotency_key=True,
-        lambda_context=lambda_context,
-    )
 
-    @idempotent_function(  # type: ignore[untyped-decorator]
-        data_keyword_argument="request", config=config, persistence_store=_persistence(table_name)
-    )
-    def once(request: dict[str, Any]) -> dict[str, Any]:
-        return compute()
+def slim(body: dict[str, Any]) -> bytes:
+    text = json.dumps(_without_links(body), separators=(",", ":"), ensure_ascii=False)
+    return zlib.compress(text.encode(), 9)
 
-    result: dict[str, Any] = once(request={"player_id": player_id, "key": key, "route": route, "body": body})
-    return result
+
+def with_fresh_links(value: Any, images: CardImages) -> Any:
+    """Every card shown with an image (`card_id` and `image_url`) gets a newly signed link."""
+    if isinstance(value, dict):
+        fresh = {k: with_fresh_links(v, images) for k, v in value.items()}
+        if isinstance(fresh.get("card_id"), str) and "image_url" in fresh:
+            fresh["image_url"] = images.url_for(fresh["card_id"])
+        return fresh
+    if isinstance(value, list):
+        return [with_fresh_links(v, images) for v in value]
+    return value

@@ -9,11 +9,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Literal
 
 from app.due_index import shard_of
 from app.errors import VersionConflict
-from app.records import GameRecord, PlayerRecord
+from app.records import GameRecord, PlayerRecord, StoredAnswer
 from app.store import due_entry, lobby_key
 from dixit.state import GameState, RoundResult
 
@@ -35,6 +36,7 @@ class MemoryGameStore:
         self._games: dict[str, _StoredGame] = {}
         self._members: dict[str, set[str]] = {}  # player id -> game ids
         self._rounds: dict[str, dict[int, RoundResult]] = {}
+        self._answers: dict[str, StoredAnswer] = {}
 
     # Players
 
@@ -53,11 +55,13 @@ class MemoryGameStore:
         stored = self._games.get(game_id)
         return None if stored is None else stored.load()
 
-    def create_game(self, record: GameRecord) -> None:
+    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
         with self._lock:
             if record.game_id in self._games:
                 raise VersionConflict(self._games[record.game_id].version)
+            self._check_key_free(answer, record)
             self._put(record)
+            self._keep(answer)
             self._members.setdefault(record.state.host_id, set()).add(record.game_id)
 
     def save_game(
@@ -69,6 +73,7 @@ class MemoryGameStore:
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
         expected_due_at: int | Literal["unchanged"] | None = "unchanged",
+        answer: StoredAnswer | None = None,
     ) -> None:
         expected_due = record.due_at if expected_due_at == "unchanged" else expected_due_at
         with self._lock:
@@ -80,13 +85,27 @@ class MemoryGameStore:
             rounds = self._rounds.setdefault(record.game_id, {})
             if finished_round is not None and finished_round.number in rounds:
                 raise VersionConflict(None)  # the reveal is written once, like the table's condition
+            self._check_key_free(answer, record)
             self._put(record)
+            self._keep(answer)
             for player_id in joined:
                 self._members.setdefault(player_id, set()).add(record.game_id)
             for player_id in left:
                 self._members.get(player_id, set()).discard(record.game_id)
             if finished_round is not None:
                 rounds[finished_round.number] = finished_round
+
+    def get_answer(self, key_id: str, *, now: int) -> StoredAnswer | None:
+        answer = self._answers.get(key_id)
+        return answer if answer is not None and answer.expires_at > now else None
+
+    def _check_key_free(self, answer: StoredAnswer | None, record: GameRecord) -> None:
+        if answer is not None and self.get_answer(answer.key_id, now=_epoch(record.updated_at)) is not None:
+            raise VersionConflict(None)
+
+    def _keep(self, answer: StoredAnswer | None) -> None:
+        if answer is not None:
+            self._answers[answer.key_id] = answer
 
     def list_rounds(self, game_id: str) -> list[RoundResult]:
         rounds = self._rounds.get(game_id, {})
@@ -126,3 +145,7 @@ class MemoryGameStore:
     def _put(self, record: GameRecord) -> None:
         envelope = replace(record, due_at=due_entry(record))
         self._games[record.game_id] = _StoredGame(record.state.to_json(), record.version, envelope)
+
+
+def _epoch(iso: str) -> int:
+    return int(datetime.fromisoformat(iso).timestamp())

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 
-from app.errors import NotAuthenticated
+from app.errors import NotAuthenticated, VersionConflict
 from app.records import PlayerRecord
 from app.services import Services
 from dixit.engine import check_name
@@ -27,7 +27,12 @@ def register(services: Services, name: str) -> tuple[PlayerRecord, str]:
     player_id = new_player_id()
     secret = secrets.token_urlsafe(_TOKEN_BYTES)
     record = PlayerRecord(player_id, check_name(name), _hash(secret), services.now_iso())
-    services.store.create_player(record)
+    try:
+        services.store.create_player(record)
+    except VersionConflict:
+        # Refused as a duplicate: our own write, whose answer was lost and retried, unless the id was taken.
+        if services.store.get_player(player_id) != record:
+            raise
     # The id travels in the token so authentication is one GetItem, not a token index.
     return record, f"{player_id}.{secret}"
 

@@ -30,6 +30,9 @@ class GameRecord:
     updated_at: str
     # The due index entry (epoch seconds): when the sweep must next look at the game (app.due_index).
     due_at: int | None = None
+    # Ids of the requests whose writes made the latest versions, newest last: a request whose answer was
+    # lost finds its id here and knows its write landed (app.games.RECENT_REQUESTS of them are kept).
+    recent_requests: tuple[str, ...] = ()
 
     @property
     def game_id(self) -> str:
@@ -38,3 +41,13 @@ class GameRecord:
     @property
     def version(self) -> int:
         return self.state.version
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    """The answer to an Idempotency-Key request, written in the same transaction as what it answers."""
+
+    key_id: str  # a hash of (player, key, route): the record's identity
+    fingerprint: str  # a hash of the request body: the same key with another body is refused
+    payload: bytes  # the answer, compact and without image links (app.idempotency)
+    expires_at: int  # epoch seconds; an expired answer is forgotten even before DynamoDB's TTL sweeps it

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from app.card_images import CardImages, shared_card_images
+from app.deadline import DEFAULT_SECONDS, Deadline
 from app.deck_store import DeckStore
 from app.game_store import DynamoGameStore
 from app.notifier import Notifier
@@ -27,9 +29,12 @@ class Services:
     # Looked up at each construction, so a simulation can swap the module's clock for a fake one.
     clock: Callable[[], datetime] = field(default_factory=lambda: utc_now)
     decks: DeckStore | None = None
+    # Until when this request may keep retrying (the handler derives it from the invocation's time left).
+    deadline: Deadline = field(default_factory=lambda: Deadline.after(DEFAULT_SECONDS))
+    pause: Callable[[float], None] = field(default=time.sleep)
 
     @classmethod
-    def from_settings(cls, settings: AppSettings) -> Services:
+    def from_settings(cls, settings: AppSettings, deadline: Deadline | None = None) -> Services:
         return cls(
             settings=settings,
             store=DynamoGameStore(settings.table_name),
@@ -41,6 +46,7 @@ class Services:
             ),
             notifier=Notifier(settings.nudge_topic_arn),
             decks=DeckStore(settings.table_name),
+            deadline=deadline or Deadline.after(DEFAULT_SECONDS),
         )
 
     @property

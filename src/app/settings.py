@@ -28,7 +28,8 @@ class AppSettings(BaseModel):
     card_image_base_url: str = Field(default="", pattern=r"^(https?://\S+)?$")
     idempotency_ttl_seconds: int = Field(default=86_400, ge=60)
     max_body_bytes: int = Field(default=16_384, ge=1_024)
-    move_attempts: int = Field(default=4, ge=1, le=10)
+    # A cap on top of the time budget (Services.deadline), which is what usually ends the retries.
+    move_attempts: int = Field(default=24, ge=1, le=100)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
-from app.records import GameRecord, PlayerRecord, Visibility
+from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
 from dixit.state import Phase, RoundResult
 
 LOBBY = "LOBBY"
@@ -33,8 +33,11 @@ class Store(Protocol):
         """The latest state (a strongly consistent read): moves are judged against it."""
         ...
 
-    def create_game(self, record: GameRecord) -> None:
-        """The new game and its host's membership, together."""
+    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
+        """The new game and its host's membership (and `answer`, for a keyed request), together.
+
+        Raises VersionConflict when the game id or the answer's key is already taken.
+        """
         ...
 
     def save_game(
@@ -46,13 +49,19 @@ class Store(Protocol):
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
         expected_due_at: int | Literal["unchanged"] | None = "unchanged",
+        answer: StoredAnswer | None = None,
     ) -> None:
         """Write the game only if it is still at `expected_version`, with its memberships and reveal.
 
         The due entry must still be `expected_due_at` as well (by default the record's own): the sweep
-        moves it without a new version. All or nothing; raises app.errors.VersionConflict when the race
-        was lost.
+        moves it without a new version. All or nothing, `answer` included (its key must be free); raises
+        app.errors.VersionConflict when the race was lost, and app.errors.StoreUnavailable when the store
+        failed (then the write may or may not have landed: the game's `recent_requests` tell).
         """
+        ...
+
+    def get_answer(self, key_id: str, *, now: int) -> StoredAnswer | None:
+        """The unexpired answer stored under `key_id`, if any (a strongly consistent read)."""
         ...
 
     def list_rounds(self, game_id: str) -> list[RoundResult]: ...

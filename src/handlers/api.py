@@ -11,6 +11,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from app.deadline import Deadline
 from app.errors import AppError
 from app.players import authenticate
 from app.records import PlayerRecord
@@ -32,6 +33,9 @@ PUBLIC_ROUTES = frozenset(
         ("OPTIONS", "/docs"),
     }
 )
+
+# Time kept back from the invocation's remaining time to turn whatever happened into an answer.
+ANSWER_RESERVE_SECONDS = 1.0
 
 tracer = Tracer()
 # Proxy integration: API Gateway answers preflights, but every real response carries its own CORS headers.
@@ -101,18 +105,38 @@ def _admit(event: dict[str, Any], services: Services) -> PlayerRecord | None:
     return authenticate(services, CaseInsensitiveDict(event.get("headers") or {}).get("Authorization"))
 
 
+def _cors_headers(event: Any) -> dict[str, str]:
+    headers = event.get("headers") if isinstance(event, dict) else None
+    origin = CaseInsensitiveDict(headers if isinstance(headers, dict) else {}).get("Origin")
+    return CORS.to_dict(origin)
+
+
+def _deadline(context: LambdaContext) -> Deadline:
+    remaining = context.get_remaining_time_in_millis() / 1000
+    return Deadline.after(remaining - ANSWER_RESERVE_SECONDS)
+
+
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    services = Services.from_settings(get_settings())
+def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    services = Services.from_settings(get_settings(), _deadline(context))
     try:
         player = _admit(event, services)
     except AppError as refused:
-        origin = CaseInsensitiveDict(event.get("headers") or {}).get("Origin")
-        return problems.proxy_problem(refused, CORS.to_dict(origin))
-    app.append_context(services=services, player=player, lambda_context=context)
+        return problems.proxy_problem(refused, _cors_headers(event))
+    app.append_context(services=services, player=player)
     return app.resolve(event, context)
+
+
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    """The entry point: whatever fails, API Gateway gets a problem+json answer, never an exception."""
+    try:
+        answer: dict[str, Any] = _handle(event, context)
+    except Exception:
+        logger.exception("unexpected error outside the routes")
+        return problems.last_resort(_cors_headers(event))
+    return answer
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Depends, Response, content_types
@@ -13,6 +12,8 @@ from pydantic import BaseModel
 
 from app import idempotency
 from app.errors import NotAuthenticated, NotFound
+from app.games import Present
+from app.idempotency import RequestKey
 from app.presenters import game as present_game
 from app.records import GameRecord, PlayerRecord
 from app.services import Services
@@ -82,16 +83,31 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
-def game_answer(
-    adapters: Services, record: GameRecord, viewer_id: str | None, status: int = 200
-) -> dict[str, Any]:
-    """A game view as a replayable answer: status, body and the viewer's ETag."""
-    body = present_game(record, viewer_id, adapters.images).model_dump(mode="json")
+def presenter(adapters: Services, viewer_id: str | None) -> Present:
+    """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores)."""
+
+    def present(record: GameRecord) -> dict[str, Any]:
+        body: dict[str, Any] = present_game(record, viewer_id, adapters.images).model_dump(mode="json")
+        return body
+
+    return present
+
+
+def body_answer(body: dict[str, Any], viewer_id: str | None, status: int = 200) -> dict[str, Any]:
+    """A game view's body as an answer: status, body and the viewer's ETag."""
     return {
         "status": status,
         "body": body,
-        "headers": {"ETag": game_etag(record.game_id, record.version, viewer_id)},
+        "headers": {"ETag": game_etag(body["game_id"], body["version"], viewer_id)},
     }
+
+
+def game_answer(
+    adapters: Services, record: GameRecord | dict[str, Any], viewer_id: str | None, status: int = 200
+) -> dict[str, Any]:
+    """A game (a record, or the body a keyed request stored) as an answer with the viewer's ETag."""
+    body = presenter(adapters, viewer_id)(record) if isinstance(record, GameRecord) else record
+    return body_answer(body, viewer_id, status)
 
 
 def to_response(answer: dict[str, Any]) -> Response[Any]:
@@ -107,26 +123,15 @@ def json_response(model: BaseModel, status: int = 200) -> Response[Any]:
     return to_response({"status": status, "body": model.model_dump(mode="json")})
 
 
-def once(
-    request: Request,
-    adapters: Services,
-    player: PlayerRecord,
-    key: str | None,
-    body: BaseModel | None,
-    compute: Callable[[], dict[str, Any]],
-) -> Response[Any]:
-    """Answer a POST, applying it at most once per `Idempotency-Key` (when the client sends one)."""
+def request_key(
+    request: Request, player: PlayerRecord, key: str | None, body: BaseModel | None
+) -> RequestKey | None:
+    """What makes a POST retry-safe: the caller's `Idempotency-Key` on this route with this body."""
     if key is None:
-        return to_response(compute())
-    settings = adapters.settings
-    answer = idempotency.run_once(
-        table_name=settings.table_name,
-        ttl_seconds=settings.idempotency_ttl_seconds,
+        return None
+    return RequestKey.of(
         player_id=player.player_id,
         key=key,
         route=f"{request.method} {request.resolved_event.path}",
         body=None if body is None else body.model_dump(mode="json"),
-        compute=compute,
-        lambda_context=request.context.get("lambda_context"),
     )
-    return to_response(answer)

@@ -17,21 +17,20 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     ResponseValidationError,
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyAlreadyInProgressError,
-    IdempotencyValidationError,
-)
 
 from app.errors import (
     AppError,
+    Busy,
     Conflict,
     Forbidden,
+    IdempotencyKeyReused,
     InvalidInput,
     NotAuthenticated,
     NotConfigured,
     NotFound,
     RateLimited,
     StaleVersion,
+    StoreUnavailable,
 )
 from app.idempotency import MAX_KEY_LENGTH
 from app.schemas import Problem
@@ -61,6 +60,7 @@ _TITLES = {
     429: "Too Many Requests",
     500: "Internal Server Error",
     501: "Not Implemented",
+    503: "Service Unavailable",
 }
 # What each status means on this API, as the OpenAPI document tells clients.
 _MEANINGS = {
@@ -68,13 +68,14 @@ _MEANINGS = {
     401: "Missing or invalid bearer token",
     403: "Not allowed: not a member, not the host, or a wrong invite code",
     404: "No such game or deck",
-    409: "Not legal now, or lost a race to another move",
+    409: "Not legal now, or lost every race to other moves (busy_game, with Retry-After)",
     412: "If-Match no longer matches the game",
     413: "Request body too large",
     422: "Input that can never be valid (schema, clue, card ids, card count)",
     429: "Too soon: wait the seconds Retry-After gives",
     500: "Unexpected error; logged with the correlation id",
     501: "Not set up on this deployment (push_not_configured); do not retry",
+    503: "Storage busy or unreachable; nothing was applied. Retry after `Retry-After` seconds",
 }
 _STATUS_OF: dict[type[AppError], int] = {
     MalformedRequest: 400,
@@ -87,7 +88,11 @@ _STATUS_OF: dict[type[AppError], int] = {
     InvalidInput: 422,
     RateLimited: 429,
     NotConfigured: 501,
+    IdempotencyKeyReused: 422,
+    StoreUnavailable: 503,
 }
+# Errors that pass if the client waits a moment: the answer says how long (seconds).
+_RETRY_AFTER: dict[type[AppError], int] = {Busy: 1, StoreUnavailable: 1}
 
 # Rule errors about who the caller is rather than when they act: no later state makes the move theirs
 # to make, so they are 403 like the service's own Forbidden errors, not 409. Codes stay as they are.
@@ -104,12 +109,13 @@ def status_of(error: AppError) -> int:
 def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, Any]:
     """A route's decorator arguments for what it answers: its success and the problems it can raise.
 
-    422 and 500 are always there: the resolver validates every route's request and response. The 500
-    is declared at route level so Powertools keeps this problem+json description instead of its own.
+    422, 500 and 503 are always there: the resolver validates every route's request and response, and
+    any route may find the store unavailable. The 500 is declared at route level so Powertools keeps
+    this problem+json description instead of its own.
     """
     problems: dict[int, OpenAPIResponse] = {
         status: {"description": _MEANINGS[status], "content": {PROBLEM_JSON: {"model": Problem}}}
-        for status in sorted({*statuses, 422, 500})
+        for status in sorted({*statuses, 422, 500, 503})
     }
     return {
         "responses": {**success, **problems},
@@ -117,7 +123,9 @@ def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, An
     }
 
 
-def problem(status: int, code: str, detail: str, **extra: Any) -> Response[Any]:
+def problem(
+    status: int, code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> Response[Any]:
     body = {
         "type": "about:blank",
         "title": _TITLES.get(status, "Error"),
@@ -126,18 +134,39 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response[Any]:
         "code": code,
         **extra,
     }
-    return Response(status_code=status, content_type=PROBLEM_JSON, body=json.dumps(body))
+    return Response(status_code=status, content_type=PROBLEM_JSON, body=json.dumps(body), headers=headers)
+
+
+def retry_after(error: AppError) -> int | None:
+    for kind in type(error).__mro__:
+        if kind in _RETRY_AFTER:
+            return _RETRY_AFTER[kind]
+    return None
 
 
 def app_problem(error: AppError) -> Response[Any]:
-    return problem(status_of(error), error.code, error.detail)
+    wait = retry_after(error)
+    headers = None if wait is None else {"Retry-After": str(wait)}
+    return problem(status_of(error), error.code, error.detail, headers=headers)
 
 
 def proxy_problem(error: AppError, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
     """The same problem as a raw proxy response, for errors caught before routing."""
     response = app_problem(error)
+    own = {name: str(value) for name, value in response.headers.items() if name != "Content-Type"}
     return {
         "statusCode": response.status_code,
+        "headers": {"Content-Type": PROBLEM_JSON, **own, **(extra_headers or {})},
+        "body": response.body,
+        "isBase64Encoded": False,
+    }
+
+
+def last_resort(extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """The 500 for an error that escaped everything else (logged by the caller), as a raw proxy response."""
+    response = problem(500, "internal_error", "something went wrong on our side; it has been logged")
+    return {
+        "statusCode": 500,
         "headers": {"Content-Type": PROBLEM_JSON, **(extra_headers or {})},
         "body": response.body,
         "isBase64Encoded": False,
@@ -188,14 +217,6 @@ def register(app: APIGatewayRestResolver) -> None:
                 f"Idempotency-Key must be 1..{MAX_KEY_LENGTH} visible characters",
             )
         return problem(422, "validation_error", "the request does not match the API schema", errors=errors)
-
-    @app.exception_handler(IdempotencyValidationError)
-    def _key_reused(_: IdempotencyValidationError) -> Response[Any]:
-        return problem(422, "idempotency_key_reused", "this Idempotency-Key was used with a different body")
-
-    @app.exception_handler(IdempotencyAlreadyInProgressError)
-    def _in_flight(_: IdempotencyAlreadyInProgressError) -> Response[Any]:
-        return problem(409, "request_in_progress", "a request with this Idempotency-Key is still running")
 
     @app.not_found
     def _no_route(_: Exception) -> Response[Any]:

@@ -10,7 +10,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from app import aws_clients, idempotency
+from app import aws_clients
 from app.settings import get_settings
 from local_stack.resources import create_table
 from local_stack.template import load_template
@@ -43,7 +43,6 @@ ENVIRONMENT = {
 def _forget_clients_and_settings() -> None:
     get_settings.cache_clear()
     aws_clients.reset()
-    idempotency.reset()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from app.errors import NotFound
 from app.presenters import cards, deck_created, deck_detail, official_deck_detail
 from app.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
 from dixit.cards import OFFICIAL_DECKS
-from handlers.http import BEARER, Adapters, Caller, IdempotencyKey, json_response, once
+from handlers.http import BEARER, Adapters, Caller, IdempotencyKey, json_response, to_response
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -64,7 +64,7 @@ def create_deck(
         )
         return {"status": 201, "body": deck_created(created).model_dump(mode="json")}
 
-    return once(request, adapters, player, key, body, compute)
+    return to_response(compute())
 
 
 @router.get(

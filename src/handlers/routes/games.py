@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -29,7 +29,8 @@ from handlers.http import (
     check_game_id,
     game_answer,
     json_response,
-    once,
+    presenter,
+    request_key,
     to_response,
 )
 from handlers.problems import answers
@@ -55,21 +56,20 @@ def not_modified(signal: NotModified) -> Response[None]:
 def create(
     request: Request, body: CreateGame, player: Caller, adapters: Adapters, key: IdempotencyKey = None
 ) -> Response[GameOut]:
-    def compute() -> dict[str, Any]:
-        record = games.create_game(
-            adapters,
-            player,
-            rules=body.rules,
-            decks=body.decks,
-            max_players=body.max_players,
-            target_score=body.target_score,
-            visibility=body.visibility,
-            move_timeout_hours=body.move_timeout_hours,
-            timeout_policy=body.timeout_policy.value,
-        )
-        return game_answer(adapters, record, player.player_id, status=201)
-
-    return once(request, adapters, player, key, body, compute)
+    created = games.create_game(
+        adapters,
+        player,
+        rules=body.rules,
+        decks=body.decks,
+        max_players=body.max_players,
+        target_score=body.target_score,
+        visibility=body.visibility,
+        move_timeout_hours=body.move_timeout_hours,
+        timeout_policy=body.timeout_policy.value,
+        key=request_key(request, player, key, body),
+        present=presenter(adapters, player.player_id),
+    )
+    return to_response(game_answer(adapters, created, player.player_id, status=201))
 
 
 @router.get(
@@ -135,13 +135,23 @@ def _play(
     checked = check_game_id(game_id)
     version = expected_version(if_match, checked, player.player_id)
 
-    def compute() -> dict[str, Any]:
+    keyed = request_key(request, player, key, body)
+    if keyed is None:
         record = games.play(
             adapters, player, checked, move, expected_version=version, invite_code=invite_code
         )
-        return game_answer(adapters, record, player.player_id)
-
-    return once(request, adapters, player, key, body, compute)
+        return to_response(game_answer(adapters, record, player.player_id))
+    answer = games.play_once(
+        adapters,
+        player,
+        checked,
+        move,
+        key=keyed,
+        present=presenter(adapters, player.player_id),
+        expected_version=version,
+        invite_code=invite_code,
+    )
+    return to_response(game_answer(adapters, answer, player.player_id))
 
 
 @router.post(

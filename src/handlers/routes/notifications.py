@@ -22,7 +22,15 @@ from app.notification_schemas import (
 )
 from app.notification_store import Device
 from app.services import Services
-from handlers.http import BEARER, Adapters, Caller, IdempotencyKey, check_game_id, json_response, once
+from handlers.http import (
+    BEARER,
+    Adapters,
+    Caller,
+    IdempotencyKey,
+    check_game_id,
+    json_response,
+    to_response,
+)
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -120,4 +128,4 @@ def post_nudge(
         out = NudgeOut(game_id=game_id, nudged=list(report.nudged), next_nudge_at=report.next_nudge_at)
         return {"status": 202, "body": out.model_dump(mode="json")}
 
-    return once(request, adapters, player, key, None, compute)
+    return to_response(compute())
