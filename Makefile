@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit run soak bench openapi screenshots lock clean
+.PHONY: install test lint typecheck unit run soak bench openapi screenshots lock clean simulate
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ soak: $(STAMP)
 # QUICK=1: three rounds, shorter runs. SELF_CHECK=1: the work tree against itself and against itself +10 % CPU.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD) $(if $(QUICK),--quick) $(if $(SELF_CHECK),--self-check)
+
+# 200 by-mail games on a fake clock through the real handlers, stream consumer and sweep on moto.
+simulate: $(STAMP)
+	$(BIN)/python -m tests.simulation --games $(or $(GAMES),200)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.api > openapi.json

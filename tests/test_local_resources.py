@@ -60,10 +60,11 @@ def test_the_table_has_the_template_keys_gsi_billing_ttl_and_pitr(created: dict[
     assert table["KeySchema"] == props["KeySchema"]
     assert sorted(table["AttributeDefinitions"], key=str) == sorted(props["AttributeDefinitions"], key=str)
     assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
-    (gsi,) = table["GlobalSecondaryIndexes"]
-    assert gsi["IndexName"] == "gsi1"
-    assert gsi["KeySchema"] == props["GlobalSecondaryIndexes"][0]["KeySchema"]
-    assert gsi["Projection"] == {"ProjectionType": "ALL"}
+    indexes = {gsi["IndexName"]: gsi for gsi in table["GlobalSecondaryIndexes"]}
+    assert set(indexes) == {"gsi1", "due"}
+    for declared in props["GlobalSecondaryIndexes"]:
+        assert indexes[declared["IndexName"]]["KeySchema"] == declared["KeySchema"]
+        assert indexes[declared["IndexName"]]["Projection"] == {"ProjectionType": "KEYS_ONLY"}
     assert table["SSEDescription"]["Status"] == "ENABLED"
     ttl = client.describe_time_to_live(TableName=created["GameTable"])["TimeToLiveDescription"]
     assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}

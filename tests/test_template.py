@@ -307,18 +307,27 @@ def test_the_game_table_matches_the_single_table_design(template: dict[str, Any]
         ("sk", "S"),
         ("gsi1pk", "S"),
         ("gsi1sk", "S"),
+        ("due_shard", "S"),
+        ("due_at", "N"),
     }
     assert props["KeySchema"] == [
         {"AttributeName": "pk", "KeyType": "HASH"},
         {"AttributeName": "sk", "KeyType": "RANGE"},
     ]
-    (gsi,) = props["GlobalSecondaryIndexes"]
-    assert gsi["IndexName"] == "gsi1"
-    assert gsi["KeySchema"] == [
+    lobby, due = props["GlobalSecondaryIndexes"]
+    assert lobby["IndexName"] == "gsi1"
+    assert lobby["KeySchema"] == [
         {"AttributeName": "gsi1pk", "KeyType": "HASH"},
         {"AttributeName": "gsi1sk", "KeyType": "RANGE"},
     ]
-    assert gsi["Projection"] == {"ProjectionType": "ALL"}
+    # Keys only: moves that leave an index key alone write nothing to the index (app/due_index.py).
+    assert lobby["Projection"] == {"ProjectionType": "KEYS_ONLY"}
+    assert due["IndexName"] == "due"
+    assert due["KeySchema"] == [
+        {"AttributeName": "due_shard", "KeyType": "HASH"},
+        {"AttributeName": "due_at", "KeyType": "RANGE"},
+    ]
+    assert due["Projection"] == {"ProjectionType": "KEYS_ONLY"}
     assert props["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
     assert props["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     assert props["SSESpecification"] == {"SSEEnabled": True}

@@ -7,20 +7,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from botocore.exceptions import ClientError
 
 from app import aws_clients
+from app.due_index import shard_of
 from app.errors import VersionConflict
 from app.records import GameRecord, PlayerRecord, Visibility
-from app.store import DUE, LOBBY, listing
-from dixit.state import GameState, RoundResult
+from dixit.state import GameState, Phase, RoundResult
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-INDEX = "gsi1"
+LOBBY = "LOBBY"
+INDEX = "gsi1"  # public lobbies, keys only
+DUE_INDEX = "due"  # app.due_index, keys only
 _BATCH_GET_LIMIT = 100
 
 
@@ -48,12 +50,13 @@ def _game_item(record: GameRecord) -> dict[str, Any]:
         "created_at": {"S": record.created_at},
         "updated_at": {"S": record.updated_at},
     }
-    # gsi1 is sparse: only the games some listing shows are indexed.
-    entry = listing(record)
-    if entry is not None:
-        item["gsi1pk"], item["gsi1sk"] = {"S": entry[0]}, {"S": entry[1]}
-        if entry[0] == DUE:
-            item["due_at"] = {"S": record.due_at}
+    # Both indexes are sparse and keys only, so a move that leaves their keys alone costs them nothing.
+    if state.phase is Phase.LOBBY and record.visibility is Visibility.PUBLIC:
+        item["gsi1pk"] = {"S": LOBBY}
+        item["gsi1sk"] = {"S": f"{record.created_at}#{record.game_id}"}
+    if record.due_at is not None and state.phase is not Phase.FINISHED:
+        item["due_shard"] = {"S": shard_of(record.game_id)}
+        item["due_at"] = {"N": str(record.due_at)}
     return item
 
 
@@ -65,7 +68,7 @@ def _game_from_item(item: dict[str, Any]) -> GameRecord:
         invite_code=item["invite_code"]["S"],
         created_at=item["created_at"]["S"],
         updated_at=item["updated_at"]["S"],
-        due_at=None if due is None else due["S"],
+        due_at=None if due is None else int(due["N"]),
     )
 
 
@@ -156,15 +159,26 @@ class DynamoGameStore:
         joined: Sequence[str] = (),
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
+        expected_due_at: int | Literal["unchanged"] | None = "unchanged",
     ) -> None:
         """Write the new state only if the stored version is still `expected_version`.
 
+        The due entry must also still be `expected_due_at` (as read; by default the record's own): the
+        sweep moves it without a new version, and a move must not put back one it already handled.
         Membership changes and a finished round's reveal go in the same transaction, so the inbox and
         the replay never disagree with the game. Raises VersionConflict when the race was lost.
         """
+        values: dict[str, Any] = {":expected": {"N": str(expected_version)}}
+        if expected_due_at == "unchanged":
+            expected_due_at = record.due_at
+        if expected_due_at is None:
+            due_condition = "attribute_not_exists(due_at)"
+        else:
+            due_condition = "due_at = :due"
+            values[":due"] = {"N": str(expected_due_at)}
         condition: dict[str, Any] = {
-            "ConditionExpression": "version = :expected",
-            "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+            "ConditionExpression": f"version = :expected AND {due_condition}",
+            "ExpressionAttributeValues": values,
         }
         extras: list[dict[str, Any]] = [{"Put": self._membership_put(pid, record)} for pid in joined]
         extras += [
@@ -235,7 +249,10 @@ class DynamoGameStore:
             ScanIndexForward=False,
             Limit=limit,
         )
-        return [_game_from_item(item) for item in response.get("Items", [])]
+        # Keys only: a join rewrites the lobby item without touching the index. Newest first, as listed.
+        game_ids = [item["pk"]["S"].removeprefix("GAME#") for item in response.get("Items", [])]
+        found = {record.game_id: record for record in self._batch_get_games(game_ids)}
+        return [found[g] for g in game_ids if g in found]
 
     def games_of(self, player_id: str) -> list[GameRecord]:
         game_ids = [
@@ -247,30 +264,41 @@ class DynamoGameStore:
         ]
         return self._batch_get_games(game_ids)
 
-    def due_games(self, now_iso: str, limit: int) -> list[GameRecord]:
+    def due_page(
+        self, shard: str, now: int, *, limit: int, start: dict[str, Any] | None = None
+    ) -> tuple[list[tuple[str, int]], dict[str, Any] | None]:
+        """One page of (game id, due_at) at or before `now` in one shard, and where the next page starts."""
+        kwargs: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
         response = self.client.query(
             TableName=self.table_name,
-            IndexName=INDEX,
-            KeyConditionExpression="gsi1pk = :due AND gsi1sk <= :now",
-            ExpressionAttributeValues={":due": {"S": DUE}, ":now": {"S": f"{now_iso}#~"}},
+            IndexName=DUE_INDEX,
+            KeyConditionExpression="due_shard = :shard AND due_at <= :now",
+            ExpressionAttributeValues={":shard": {"S": shard}, ":now": {"N": str(now)}},
             Limit=limit,
+            **kwargs,
         )
-        return [_game_from_item(item) for item in response.get("Items", [])]
+        entries = [
+            (item["pk"]["S"].removeprefix("GAME#"), int(item["due_at"]["N"]))
+            for item in response.get("Items", [])
+        ]
+        return entries, response.get("LastEvaluatedKey")
 
-    def postpone_nudge(self, game_id: str, *, version: int, due_at: str) -> bool:
-        """Move a game's nudge deadline, unless a move got there first (then the move set a new one)."""
+    def set_due(self, game_id: str, *, version: int, expected: int, due_at: int | None) -> bool:
+        """Move (or drop) a game's due entry unless a move got there first (False then)."""
+        values: dict[str, Any] = {":version": {"N": str(version)}, ":expected": {"N": str(expected)}}
+        if due_at is None:
+            update = "REMOVE due_at, due_shard"
+        else:
+            update = "SET due_at = :due, due_shard = :shard"
+            values[":due"] = {"N": str(due_at)}
+            values[":shard"] = {"S": shard_of(game_id)}
         try:
             self.client.update_item(
                 TableName=self.table_name,
                 Key=_game_key(game_id),
-                UpdateExpression="SET due_at = :due, gsi1sk = :sk",
-                ConditionExpression="version = :version AND gsi1pk = :duepk",
-                ExpressionAttributeValues={
-                    ":due": {"S": due_at},
-                    ":sk": {"S": f"{due_at}#{game_id}"},
-                    ":version": {"N": str(version)},
-                    ":duepk": {"S": DUE},
-                },
+                UpdateExpression=update,
+                ConditionExpression="version = :version AND due_at = :expected",
+                ExpressionAttributeValues=values,
             )
         except ClientError as error:
             if _is_conditional_failure(error):

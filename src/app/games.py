@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 
+from app import due_index
 from app.custom_decks import custom_decks_for_game
 from app.errors import Conflict, Forbidden, NotFound, StaleVersion, VersionConflict
 from app.records import GameRecord, PlayerRecord, Visibility
@@ -21,12 +22,6 @@ OPEN_GAMES_LIMIT = 50
 
 def new_game_id() -> str:
     return f"g_{secrets.token_hex(8)}"
-
-
-def _due_at(services: Services, record: GameRecord) -> str | None:
-    if not waiting_for(record.state):
-        return None
-    return services.nudge_deadline(services.clock())
 
 
 def create_game(
@@ -59,6 +54,7 @@ def create_game(
     )
     now = services.now_iso()
     record = GameRecord(state, visibility, secrets.token_urlsafe(6), created_at=now, updated_at=now)
+    record.due_at = due_index.at_creation(state, visibility, services.now_epoch())
     services.store.create_game(record)
     count("GamesCreated")
     logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
@@ -114,15 +110,17 @@ def play(
         record = load_game(services, game_id)
         if expected_version is not None and record.version != expected_version:
             raise StaleVersion(record.version)
-        applied = engine.apply(record.state, move, now=int(services.clock().timestamp()))
+        now = services.now_epoch()
+        applied = engine.apply(record.state, move, now=now)
         if player.player_id in applied.joined:
             _check_invite(record, invite_code)
         updated = replace(record, state=applied.state, updated_at=services.now_iso())
-        updated.due_at = _due_at(services, updated)
+        updated.due_at = due_index.after_move(record, applied.state, now)
         try:
             services.store.save_game(
                 updated,
                 expected_version=record.version,
+                expected_due_at=record.due_at,
                 joined=applied.joined,
                 left=applied.left,
                 finished_round=applied.finished_round,

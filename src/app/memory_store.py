@@ -9,10 +9,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any, Literal
 
+from app.due_index import shard_of
 from app.errors import VersionConflict
 from app.records import GameRecord, PlayerRecord
-from app.store import DUE, LOBBY, listing
+from app.store import due_entry, lobby_key
 from dixit.state import GameState, RoundResult
 
 
@@ -66,11 +68,15 @@ class MemoryGameStore:
         joined: Sequence[str] = (),
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
+        expected_due_at: int | Literal["unchanged"] | None = "unchanged",
     ) -> None:
+        expected_due = record.due_at if expected_due_at == "unchanged" else expected_due_at
         with self._lock:
             stored = self._games.get(record.game_id)
             if stored is None or stored.version != expected_version:
                 raise VersionConflict(None if stored is None else stored.version)
+            if stored.record.due_at != expected_due:
+                raise VersionConflict(stored.version)
             rounds = self._rounds.setdefault(record.game_id, {})
             if finished_round is not None and finished_round.number in rounds:
                 raise VersionConflict(None)  # the reveal is written once, like the table's condition
@@ -87,36 +93,36 @@ class MemoryGameStore:
         return [rounds[number] for number in sorted(rounds)]
 
     def list_open_games(self, limit: int) -> list[GameRecord]:
-        return self._listed(LOBBY, newest_first=True)[:limit]
+        games = list(self._games.values())
+        lobbies = [(key, stored) for stored in games if (key := lobby_key(stored.record))]
+        return [stored.load() for _, stored in sorted(lobbies, key=lambda e: e[0], reverse=True)[:limit]]
 
     def games_of(self, player_id: str) -> list[GameRecord]:
         return [self._games[g].load() for g in sorted(self._members.get(player_id, ()))]
 
-    def due_games(self, now_iso: str, limit: int) -> list[GameRecord]:
-        return [r for r in self._listed(DUE, newest_first=False) if _sort_key(r) <= f"{now_iso}#~"][:limit]
+    def due_page(
+        self, shard: str, now: int, *, limit: int, start: dict[str, Any] | None = None
+    ) -> tuple[list[tuple[str, int]], dict[str, Any] | None]:
+        entries = sorted(
+            (due, game_id)
+            for game_id, stored in list(self._games.items())
+            if (due := due_entry(stored.record)) is not None and due <= now and shard_of(game_id) == shard
+        )
+        if start is not None:
+            entries = [e for e in entries if e > (start["due_at"], start["game_id"])]
+        page = entries[:limit]
+        more = len(entries) > limit
+        last = {"due_at": page[-1][0], "game_id": page[-1][1]} if more else None
+        return [(game_id, due) for due, game_id in page], last
 
-    def postpone_nudge(self, game_id: str, *, version: int, due_at: str) -> bool:
+    def set_due(self, game_id: str, *, version: int, expected: int, due_at: int | None) -> bool:
         with self._lock:
             stored = self._games.get(game_id)
-            if stored is None or stored.version != version or (listing(stored.record) or ("",))[0] != DUE:
+            if stored is None or stored.version != version or stored.record.due_at != expected:
                 return False
             self._games[game_id] = replace(stored, record=replace(stored.record, due_at=due_at))
             return True
 
     def _put(self, record: GameRecord) -> None:
-        entry = listing(record)
-        envelope = replace(record, due_at=record.due_at if entry is not None and entry[0] == DUE else None)
+        envelope = replace(record, due_at=due_entry(record))
         self._games[record.game_id] = _StoredGame(record.state.to_json(), record.version, envelope)
-
-    def _listed(self, name: str, *, newest_first: bool) -> list[GameRecord]:
-        records = [
-            stored.load()
-            for stored in list(self._games.values())
-            if (listing(stored.record) or ("",))[0] == name
-        ]
-        return sorted(records, key=_sort_key, reverse=newest_first)
-
-
-def _sort_key(record: GameRecord) -> str:
-    entry = listing(record)
-    return "" if entry is None else entry[1]

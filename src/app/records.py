@@ -28,8 +28,8 @@ class GameRecord:
     invite_code: str
     created_at: str
     updated_at: str
-    # When the player(s) the game waits on should be nudged; None when nobody is waited on.
-    due_at: str | None = None
+    # The due index entry (epoch seconds): when the sweep must next look at the game (app.due_index).
+    due_at: int | None = None
 
     @property
     def game_id(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from app.card_images import CardImages, shared_card_images
 from app.deck_store import DeckStore
@@ -24,7 +24,8 @@ class Services:
     store: Store
     images: CardImages
     notifier: Notifier
-    clock: Callable[[], datetime] = field(default=utc_now)
+    # Looked up at each construction, so a simulation can swap the module's clock for a fake one.
+    clock: Callable[[], datetime] = field(default_factory=lambda: utc_now)
     decks: DeckStore | None = None
 
     @classmethod
@@ -52,8 +53,6 @@ class Services:
         # Milliseconds: lobbies are listed newest first by this stamp.
         return self.clock().isoformat(timespec="milliseconds")
 
-    def nudge_deadline(self, waiting_since: datetime) -> str:
-        """When a turn that started waiting at `waiting_since` counts as stalled."""
-        return (waiting_since + timedelta(seconds=self.settings.nudge_after_seconds)).isoformat(
-            timespec="seconds"
-        )
+    def now_epoch(self) -> int:
+        """The "now" the rules core is given (epoch seconds)."""
+        return int(self.clock().timestamp())

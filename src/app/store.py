@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Literal, Protocol
 
 from app.records import GameRecord, PlayerRecord, Visibility
 from dixit.state import Phase, RoundResult
 
 LOBBY = "LOBBY"
-DUE = "DUE"
 
 
-def listing(record: GameRecord) -> tuple[str, str] | None:
-    """The one listing a game appears in, with its sort key, or None.
-
-    Open public lobbies are listed for strangers; unfinished games waiting on someone for the sweep.
-    """
+def lobby_key(record: GameRecord) -> str | None:
+    """The lobby listing's sort key for an open public lobby (newest first), else None."""
     state = record.state
     if state.phase is Phase.LOBBY and record.visibility is Visibility.PUBLIC:
-        return LOBBY, f"{record.created_at}#{record.game_id}"
-    if record.due_at is not None and state.phase is not Phase.FINISHED:
-        return DUE, f"{record.due_at}#{record.game_id}"
+        return f"{record.created_at}#{record.game_id}"
     return None
+
+
+def due_entry(record: GameRecord) -> int | None:
+    """The game's due index entry (app.due_index): finished games have none."""
+    return None if record.state.phase is Phase.FINISHED else record.due_at
 
 
 class Store(Protocol):
@@ -46,10 +45,13 @@ class Store(Protocol):
         joined: Sequence[str] = (),
         left: Sequence[str] = (),
         finished_round: RoundResult | None = None,
+        expected_due_at: int | Literal["unchanged"] | None = "unchanged",
     ) -> None:
         """Write the game only if it is still at `expected_version`, with its memberships and reveal.
 
-        All or nothing; raises app.errors.VersionConflict when the race was lost.
+        The due entry must still be `expected_due_at` as well (by default the record's own): the sweep
+        moves it without a new version. All or nothing; raises app.errors.VersionConflict when the race
+        was lost.
         """
         ...
 
@@ -61,10 +63,12 @@ class Store(Protocol):
 
     def games_of(self, player_id: str) -> list[GameRecord]: ...
 
-    def due_games(self, now_iso: str, limit: int) -> list[GameRecord]:
-        """Unfinished games whose nudge deadline is at or before `now_iso`."""
+    def due_page(
+        self, shard: str, now: int, *, limit: int, start: dict[str, Any] | None = None
+    ) -> tuple[list[tuple[str, int]], dict[str, Any] | None]:
+        """(game id, due_at) entries of one due shard at or before `now`, and where the next page starts."""
         ...
 
-    def postpone_nudge(self, game_id: str, *, version: int, due_at: str) -> bool:
-        """Move a game's nudge deadline unless the game moved on (False then)."""
+    def set_due(self, game_id: str, *, version: int, expected: int, due_at: int | None) -> bool:
+        """Move (or drop) a game's due entry unless the game or the entry changed (False then)."""
         ...

@@ -1,4 +1,4 @@
-"""The scheduled Lambda: an EventBridge rule runs the stalled-turn sweep."""
+"""The scheduled Lambda: an EventBridge rule runs the sweep (reminders, timeouts, the next due time)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import Any
 from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from app.nudges import sweep
+from app.delivery import Delivery
 from app.services import Services
 from app.settings import get_settings
+from app.sweep import sweep
 from app.telemetry import logger, metrics
 
 
@@ -27,8 +28,11 @@ def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:
 @metrics.log_metrics
 @event_source(data_class=EventBridgeEvent)
 def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str, Any]:
-    services = Services.from_settings(get_settings())
-    logger.info("sweep requested", extra={"rule": event.resources, "detail_type": event.detail_type})
-    report = sweep(services, _sweep_time(event, services))
+    settings = get_settings()
+    services = Services.from_settings(settings)
+    at = _sweep_time(event, services)
+    delivery = Delivery.from_settings(settings, clock=lambda: at)
+    logger.info("sweep requested", extra={"rule": event.resources, "time": at.isoformat()})
+    report = sweep(services, delivery, int(at.timestamp()), remaining_ms=context.get_remaining_time_in_millis)
     logger.info("sweep done", extra=report.to_dict())
     return report.to_dict()

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from app.due_index import shard_of
 from app.errors import VersionConflict
 from app.records import GameRecord, PlayerRecord, Visibility
 from app.store import Store
@@ -84,8 +85,8 @@ def test_open_games_are_public_lobbies_newest_first(store: Store) -> None:
     assert [g.game_id for g in store.list_open_games(1)] == [newer.game_id]
 
 
-def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_deadline_passes(store: Store) -> None:
-    record = game()
+def started_game(store: Store, game_id: str = "g_0000000000000001", due_at: int = 1_000) -> GameRecord:
+    record = game(game_id)
     store.create_game(record)
     for seat in ("p_a", "p_b"):
         current = store.load_game(record.game_id)
@@ -94,30 +95,48 @@ def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_deadline_pa
     current = store.load_game(record.game_id)
     assert current is not None
     started = replace(current, state=engine.apply(current.state, Start("p_host"), now=0).state)
-    started.due_at = "2026-03-02T12:00:00+00:00"
-    store.save_game(started, expected_version=current.version)
+    started.due_at = due_at
+    store.save_game(started, expected_version=current.version, expected_due_at=None)
+    return started
+
+
+def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_time_comes(store: Store) -> None:
+    record = started_game(store)
+    shard = shard_of(record.game_id)
 
     assert store.list_open_games(10) == []
-    assert store.due_games("2026-03-02T11:59:59+00:00", 10) == []
-    assert [g.game_id for g in store.due_games("2026-03-02T12:00:00+00:00", 10)] == [record.game_id]
+    assert store.due_page(shard, 999, limit=10) == ([], None)
+    assert store.due_page(shard, 1_000, limit=10) == ([(record.game_id, 1_000)], None)
 
 
-def test_a_nudge_is_postponed_only_while_the_game_is_at_the_version_the_sweep_saw(store: Store) -> None:
-    record = game()
-    store.create_game(record)
-    for seat in ("p_a", "p_b"):
-        current = store.load_game(record.game_id)
-        assert current is not None
-        store.save_game(joined(current, seat), expected_version=current.version, joined=[seat])
-    current = store.load_game(record.game_id)
-    assert current is not None
-    started = replace(current, state=engine.apply(current.state, Start("p_host"), now=0).state)
-    started.due_at = "2026-03-02T12:00:00+00:00"
-    store.save_game(started, expected_version=current.version)
+def test_the_due_entry_moves_only_while_game_and_entry_are_as_the_sweep_saw_them(store: Store) -> None:
+    record = started_game(store)
+    shard = shard_of(record.game_id)
 
-    assert not store.postpone_nudge(
-        record.game_id, version=started.version - 1, due_at="2026-03-03T12:00:00+00:00"
-    )
-    assert store.postpone_nudge(record.game_id, version=started.version, due_at="2026-03-03T12:00:00+00:00")
-    assert store.due_games("2026-03-02T12:00:00+00:00", 10) == []
-    assert [g.game_id for g in store.due_games("2026-03-03T12:00:00+00:00", 10)] == [record.game_id]
+    assert not store.set_due(record.game_id, version=record.version - 1, expected=1_000, due_at=2_000)
+    assert not store.set_due(record.game_id, version=record.version, expected=999, due_at=2_000)
+    assert store.set_due(record.game_id, version=record.version, expected=1_000, due_at=2_000)
+    assert store.due_page(shard, 1_999, limit=10) == ([], None)
+    assert store.due_page(shard, 2_000, limit=10) == ([(record.game_id, 2_000)], None)
+    # A move that read the old entry must not put it back: its write fails as a lost race.
+    with pytest.raises(VersionConflict):
+        store.save_game(record, expected_version=record.version, expected_due_at=1_000)
+    assert store.set_due(record.game_id, version=record.version, expected=2_000, due_at=None)
+    assert store.due_page(shard, 10**10, limit=10) == ([], None)
+
+
+def test_a_due_shard_is_read_in_pages_in_due_order(store: Store) -> None:
+    ids = [f"g_{n:016x}" for n in range(40)]
+    shard = shard_of(ids[0])
+    same = [g for g in ids if shard_of(g) == shard][:3]
+    assert len(same) == 3
+    for offset, game_id in enumerate(same):
+        started_game(store, game_id, due_at=1_000 + offset)
+
+    seen: list[tuple[str, int]] = []
+    page, start = store.due_page(shard, 5_000, limit=2)
+    seen += page
+    while start is not None:
+        page, start = store.due_page(shard, 5_000, limit=2, start=start)
+        seen += page
+    assert seen == [(g, 1_000 + i) for i, g in enumerate(same)]

@@ -1,0 +1,158 @@
+"""The sweep: remind players before their deadline, time out silent ones, and say when to look again.
+
+It reads only what the due index says is due (app.due_index), shard by shard and page by page, and
+stops before its time budget runs out: what is left stays due for the next run. Every change is a
+conditional write on the game's version and due entry, so a move that lands between the sweep's read
+and its write wins, and the sweep looks again. Notifications go out only once the write committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+
+from app import due_index
+from app.delivery import Delivery, Outcome
+from app.errors import VersionConflict
+from app.notifications import Kind, Notification, reminder, timeout
+from app.records import GameRecord
+from app.services import Services
+from app.telemetry import count, logger
+from dixit import engine
+from dixit.deadlines import Due, DueKind
+from dixit.moves import Timeout
+
+PAGE_SIZE = 25
+# Enough for one more game (a read, a write, a few publishes) and a clean return.
+RESERVE_MS = 3_000
+ATTEMPTS = 3
+
+
+@dataclass(slots=True)
+class SweepReport:
+    swept_at: str
+    games_due: int = 0
+    reminders_sent: int = 0
+    reminders_held: int = 0  # muted, or held back by the per-player limit
+    timeouts_applied: int = 0
+    players_timed_out: int = 0
+    entries_moved: int = 0  # nothing reached yet (a move changed the schedule, or a lobby)
+    lost_races: int = 0
+    pages: int = 0
+    stopped_early: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def iso(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def sweep(
+    services: Services,
+    delivery: Delivery,
+    now: int,
+    *,
+    remaining_ms: Callable[[], int],
+    page_size: int = PAGE_SIZE,
+    reserve_ms: int = RESERVE_MS,
+) -> SweepReport:
+    """Handle every game due at `now`, or as many as the time allows (`stopped_early` then)."""
+    report = SweepReport(iso(now))
+    shards = due_index.shards()
+    # Start on a different shard each run, so a run that stops early never starves the same shards.
+    first = (now // 60) % len(shards)
+    for shard in shards[first:] + shards[:first]:
+        start = None
+        while True:
+            if remaining_ms() < reserve_ms:
+                report.stopped_early = True
+                return report
+            entries, start = services.store.due_page(shard, now, limit=page_size, start=start)
+            report.pages += 1
+            for game_id, _ in entries:
+                if remaining_ms() < reserve_ms:
+                    report.stopped_early = True
+                    return report
+                report.games_due += 1
+                _handle(services, delivery, game_id, now, report)
+            if start is None:
+                break
+    count("GamesSwept", report.games_due)
+    return report
+
+
+def _handle(services: Services, delivery: Delivery, game_id: str, now: int, report: SweepReport) -> None:
+    for _ in range(ATTEMPTS):
+        record = services.store.load_game(game_id)
+        if record is None or record.due_at is None or record.due_at > now:
+            return  # finished, or handled meanwhile (by a move or an overlapping run)
+        sent = _act(services, record, now, report)
+        if sent is not None:
+            _deliver(delivery, sent, report)
+            return
+        report.lost_races += 1
+        count("SweepRacesLost")
+    logger.warning("game kept changing under the sweep; left for the next run", extra={"game_id": game_id})
+
+
+def _act(services: Services, record: GameRecord, now: int, report: SweepReport) -> list[Notification] | None:
+    """One conditional write for what is due; the notifications to send once it committed (None: lost)."""
+    state = record.state
+    assert record.due_at is not None
+    due = due_index.reached(state, record.due_at, now)
+    if due is not None and due.kind is DueKind.TIMEOUT:
+        applied = engine.apply(state, Timeout(), now=now)
+        updated = replace(record, state=applied.state, updated_at=iso(now))
+        updated.due_at = due_index.after_sweep(applied.state, record.visibility, now)
+        try:
+            services.store.save_game(
+                updated,
+                expected_version=record.version,
+                expected_due_at=record.due_at,
+                joined=applied.joined,
+                left=applied.left,
+                finished_round=applied.finished_round,
+            )
+        except VersionConflict:
+            return None
+        report.timeouts_applied += 1
+        report.players_timed_out += len(applied.timed_out)
+        count("TimeoutsApplied")
+        logger.info("timeout applied", extra={"game_id": record.game_id, "timed_out": applied.timed_out})
+        return [timeout(state, pid, iso(due.deadline)) for pid in applied.timed_out]
+    new_due = due_index.after_sweep(state, record.visibility, now)
+    if not services.store.set_due(
+        record.game_id, version=record.version, expected=record.due_at, due_at=new_due
+    ):
+        return None
+    if due is None:
+        report.entries_moved += 1
+        return []
+    return [reminder(state, pid, _occasion(due)) for pid in due.player_ids]
+
+
+def _occasion(due: Due) -> str:
+    # Two reminders (and under `wait` a third) share a deadline: the point names which one this is.
+    return f"{iso(due.deadline)}/{due.kind.value}"
+
+
+def _deliver(delivery: Delivery, notifications: list[Notification], report: SweepReport) -> None:
+    for notification in notifications:
+        try:
+            if notification.kind is Kind.REMINDER:
+                outcome = delivery.send_reminder(notification)
+            else:
+                outcome = delivery.deliver(notification)
+        except Exception:
+            # The write committed: a failed publish is logged and counted, never retried into a duplicate.
+            logger.exception("notification not delivered", extra={"dedupe_id": notification.dedupe_id})
+            count("SweepDeliveryFailed")
+            continue
+        if notification.kind is Kind.REMINDER:
+            if outcome is Outcome.SENT:
+                report.reminders_sent += 1
+            else:
+                report.reminders_held += 1
