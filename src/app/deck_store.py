@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from app import aws_clients
+from app.game_store import TableAdapter
 
 if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
+    pass
 
 
 class CardStatus(StrEnum):
@@ -79,17 +79,7 @@ def _deck_from_item(item: dict[str, Any]) -> DeckRecord:
     )
 
 
-class DeckStore:
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name = table_name
-        self._client = client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = aws_clients.dynamodb()
-        return self._client
-
+class DeckStore(TableAdapter):
     def create_deck(self, deck: DeckRecord) -> None:
         self.client.put_item(
             TableName=self.table_name,

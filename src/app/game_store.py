@@ -159,8 +159,8 @@ def _version_in(item: dict[str, Any] | None) -> int | None:
     return int(item["version"]["N"])
 
 
-class DynamoGameStore:
-    """Reads and conditional writes on the game table. Built per invocation; the client is shared."""
+class TableAdapter:
+    """The game table and a lazily built client: what every DynamoDB adapter of the table starts from."""
 
     def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
         self.table_name = table_name
@@ -171,6 +171,10 @@ class DynamoGameStore:
         if self._client is None:
             self._client = aws_clients.dynamodb()
         return self._client
+
+
+class DynamoGameStore(TableAdapter):
+    """Reads and conditional writes on the game table. Built per invocation; the client is shared."""
 
     # Players
 

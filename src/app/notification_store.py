@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from app import aws_clients
+from app.game_store import TableAdapter
 from app.notifier import Platform
 
 if TYPE_CHECKING:
-    from mypy_boto3_dynamodb import DynamoDBClient
+    pass
 
 NOTIFY_SK = "NOTIFY"
 NUDGE_SK = "NUDGE"
@@ -64,17 +64,7 @@ def _conditional_failure(error: ClientError) -> bool:
     return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
 
 
-class NotificationStore:
-    def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
-        self.table_name = table_name
-        self._client = client
-
-    @property
-    def client(self) -> DynamoDBClient:
-        if self._client is None:
-            self._client = aws_clients.dynamodb()
-        return self._client
-
+class NotificationStore(TableAdapter):
     # Mutes
 
     def preferences(self, player_id: str) -> Preferences:
