@@ -156,7 +156,7 @@ class Season:
 
 @contextmanager
 def aws_twin() -> Iterator[None]:
-    from app import aws_clients, idempotency
+    from app import aws_clients
     from app.settings import get_settings
 
     from .api.conftest import create_table, game_table_resource
@@ -168,7 +168,6 @@ def aws_twin() -> Iterator[None]:
         with mock_aws():
             get_settings.cache_clear()
             aws_clients.reset()
-            idempotency.reset()
             create_table(boto3.client("dynamodb"), TABLE, game_table_resource())
             os.environ["NUDGE_TOPIC_ARN"] = boto3.client("sns").create_topic(Name="dixit-simulation")[
                 "TopicArn"
@@ -183,7 +182,6 @@ def aws_twin() -> Iterator[None]:
                 os.environ[name] = value
         get_settings.cache_clear()
         aws_clients.reset()
-        idempotency.reset()
 
 
 def run(season: Season) -> dict[str, Any]:

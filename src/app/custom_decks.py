@@ -43,6 +43,11 @@ def create_deck(
         )
     deck = DeckRecord(new_deck_id(), owner.player_id, clean_name, card_count, created_at=now)
     store.create_deck(deck)
+    return with_upload_forms(deck, images)
+
+
+def with_upload_forms(deck: DeckRecord, images: CardImages) -> NewDeck:
+    """The deck with freshly signed upload forms (also for a retried request: old forms expire)."""
     uploads = {
         card_id: images.upload_form(card_id, max_bytes=MAX_UPLOAD_BYTES, expires_in=UPLOAD_FORM_SECONDS)
         for card_id in deck.card_ids()

@@ -332,6 +332,16 @@ class DynamoGameStore(TableAdapter):
         )
 
     @_faults_are_unavailable
+    def put_answer(self, answer: StoredAnswer, *, now: int) -> bool:
+        try:
+            self.client.put_item(**_answer_put(self.table_name, answer, now))
+        except ClientError as error:
+            if _is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+    @_faults_are_unavailable
     def list_rounds(self, game_id: str) -> list[RoundResult]:
         rounds: list[RoundResult] = []
         for item in self._query(

@@ -99,6 +99,13 @@ class MemoryGameStore:
         answer = self._answers.get(key_id)
         return answer if answer is not None and answer.expires_at > now else None
 
+    def put_answer(self, answer: StoredAnswer, *, now: int) -> bool:
+        with self._lock:
+            if self.get_answer(answer.key_id, now=now) is not None:
+                return False
+            self._answers[answer.key_id] = answer
+            return True
+
     def _check_key_free(self, answer: StoredAnswer | None, record: GameRecord) -> None:
         if answer is not None and self.get_answer(answer.key_id, now=_epoch(record.updated_at)) is not None:
             raise VersionConflict(None)

@@ -64,6 +64,10 @@ class Store(Protocol):
         """The unexpired answer stored under `key_id`, if any (a strongly consistent read)."""
         ...
 
+    def put_answer(self, answer: StoredAnswer, *, now: int) -> bool:
+        """Keep the answer of a keyed request that writes no game; False if its key already holds one."""
+        ...
+
     def list_rounds(self, game_id: str) -> list[RoundResult]: ...
 
     def list_open_games(self, limit: int) -> list[GameRecord]:

@@ -162,3 +162,17 @@ def test_a_replay_hands_out_freshly_signed_image_links(players: list[Client], ta
     assert [c["card_id"] for c in again.body["you"]["hand"]] == [
         c["card_id"] for c in started_.body["you"]["hand"]
     ]
+
+
+def test_retrying_a_new_deck_returns_the_same_deck_and_makes_only_one(
+    players: list[Client],
+) -> None:
+    owner = players[0]
+    body = {"name": "Sketches", "card_count": 6}
+    first = owner.post("/decks", body, headers=key("deck-1"))
+    again = owner.post("/decks", body, headers=key("deck-1"))
+    assert first.status == again.status == 201, again.raw
+    assert again.body["deck_id"] == first.body["deck_id"]
+    assert [u["card_id"] for u in again.body["uploads"]] == [u["card_id"] for u in first.body["uploads"]]
+    other = owner.post("/decks", body, headers=key("deck-2"))
+    assert other.body["deck_id"] != first.body["deck_id"]

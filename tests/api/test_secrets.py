@@ -82,12 +82,11 @@ def test_no_view_of_a_whole_game_ever_shows_a_card_its_viewer_may_not_see(
     clients = players[:seats]
     spectator = players[11]
     game_id = started(clients, rules=rules, target_score=target)
-    seen = 0
+    phases_seen: set[str] = set()
 
     def observe(viewer: Client, body: dict[str, Any]) -> None:
-        nonlocal seen
         check_view(viewer.player_id, body)
-        seen += 1
+        phases_seen.add(body["phase"])
         if viewer is clients[0]:
             check_view(spectator.player_id, view(spectator, game_id))
             for client in clients:
@@ -98,7 +97,8 @@ def test_no_view_of_a_whole_game_ever_shows_a_card_its_viewer_may_not_see(
     final = play_to_the_end(clients, game_id, seed=seats, observe=observe)
 
     assert final["phase"] == "finished"
-    assert seen > 10 * seats
+    # The game is dealt at random, so its length varies; what must hold is that every phase was seen.
+    assert {"storytelling", "submitting", "voting", "finished"} <= phases_seen
     rounds = spectator.get(f"/games/{game_id}/rounds")
     assert not INTERNAL_KEYS & set(keys(rounds.body))
     assert str(true_state(game_id).seed) not in rounds.raw

@@ -6,12 +6,20 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app import custom_decks
+from app import custom_decks, keyed
 from app.errors import NotFound
 from app.presenters import cards, deck_created, deck_detail, official_deck_detail
 from app.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
 from dixit.cards import OFFICIAL_DECKS
-from handlers.http import BEARER, Adapters, Caller, IdempotencyKey, json_response, to_response
+from handlers.http import (
+    BEARER,
+    Adapters,
+    Caller,
+    IdempotencyKey,
+    json_response,
+    request_key,
+    to_response,
+)
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -53,6 +61,8 @@ def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
 def create_deck(
     request: Request, body: CreateDeck, player: Caller, adapters: Adapters, key: IdempotencyKey = None
 ) -> Response[DeckCreated]:
+    made_now: list[custom_decks.NewDeck] = []
+
     def compute() -> dict[str, object]:
         created = custom_decks.create_deck(
             adapters.deck_store,
@@ -62,9 +72,17 @@ def create_deck(
             card_count=body.card_count,
             now=adapters.now_iso(),
         )
-        return {"status": 201, "body": deck_created(created).model_dump(mode="json")}
+        made_now.append(created)
+        # Only the id is kept for a retry: its upload forms are signed afresh, as old ones expire.
+        return {"deck_id": created.deck.deck_id}
 
-    return to_response(compute())
+    made = keyed.answer_once(adapters, request_key(request, player, key, body), compute)
+    if made_now:
+        created = made_now[0]
+    else:
+        deck = custom_decks.owned_deck(adapters.deck_store, player, str(made["deck_id"]))
+        created = custom_decks.with_upload_forms(deck, adapters.images)
+    return to_response({"status": 201, "body": deck_created(created).model_dump(mode="json")})
 
 
 @router.get(

@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app import delivery, games
+from app import delivery, games, keyed
 from app.delivery import Delivery
 from app.notification_schemas import (
     DEVICE_ID_PATTERN,
@@ -29,6 +29,7 @@ from handlers.http import (
     IdempotencyKey,
     check_game_id,
     json_response,
+    request_key,
     to_response,
 )
 from handlers.problems import answers
@@ -126,6 +127,7 @@ def post_nudge(
         record = games.load_game(adapters, check_game_id(game_id))
         report = delivery.nudge_game(_delivery(adapters), player, record.state)
         out = NudgeOut(game_id=game_id, nudged=list(report.nudged), next_nudge_at=report.next_nudge_at)
-        return {"status": 202, "body": out.model_dump(mode="json")}
+        return out.model_dump(mode="json")
 
-    return to_response(compute())
+    body = keyed.answer_once(adapters, request_key(request, player, key, None), compute)
+    return to_response({"status": 202, "body": body})
