@@ -284,7 +284,26 @@ def _apply(
         if applied.game_finished:
             count("GamesFinished")
         return updated if body is None else body
+    if isinstance(failure, StoreUnavailable):
+        # Out of budget for another attempt, but a write that failed in transit may have landed: one
+        # last look, so that a move that is in the game is never reported as refused.
+        landed = _landed(services, game_id, request_id, key)
+        if landed is not None:
+            return landed
     raise failure
+
+
+def _landed(
+    services: Services, game_id: str, request_id: str, key: RequestKey | None
+) -> GameRecord | dict[str, Any] | None:
+    try:
+        replayed = _replay(services, key)
+        if replayed is not None:
+            return replayed
+        record = load_game(services, game_id)
+    except StoreUnavailable:
+        return None
+    return record if request_id in record.recent_requests else None
 
 
 def _check_invite(record: GameRecord, invite_code: str | None) -> None:

@@ -11,7 +11,8 @@ from dataclasses import replace
 import pytest
 
 from app import games, players
-from app.errors import Conflict, Forbidden, StaleVersion
+from app.deadline import Deadline
+from app.errors import Conflict, Forbidden, StaleVersion, StoreUnavailable
 from app.presenters import game as present_game
 from app.records import GameRecord, PlayerRecord, Visibility
 from app.services import Services
@@ -200,3 +201,35 @@ def test_the_finished_view_says_why_the_game_ended(services: Services) -> None:
     assert view.phase is Phase.FINISHED
     assert view.end_reason is EndReason.EVERYONE_LEFT
     assert view.winners == []
+
+
+class _AnswerLostOnce:
+    """The store commits the next save, then reports a fault, as when DynamoDB's answer times out."""
+
+    def __init__(self, inner: Interleaved) -> None:
+        self.inner = inner
+        self.armed = True
+
+    def save_game(self, *args: object, **kwargs: object) -> None:
+        self.inner.save_game(*args, **kwargs)  # type: ignore[arg-type]
+        if self.armed:
+            self.armed = False
+            raise StoreUnavailable()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+def test_a_move_whose_answer_was_lost_with_no_time_left_to_retry_is_still_reported_as_applied(
+    services: Services, staged: Interleaved
+) -> None:
+    seats = register(services, 4)
+    record, teller = with_clue(services, seats)
+    guesser = next(p for p in seats if p is not teller)
+    hurried = replace(services, store=_AnswerLostOnce(staged), deadline=Deadline.after(0))  # type: ignore[arg-type]
+
+    result = submit(hurried, record, guesser)
+
+    assert isinstance(result, GameRecord)
+    assert guesser.player_id in current(services, record.game_id).state.round.submissions  # type: ignore[union-attr]
+    assert result.version == current(services, record.game_id).version
