@@ -232,6 +232,7 @@ def _apply(
 ) -> GameRecord | dict[str, Any]:
     request_id = new_request_id()
     failure: AppError = Busy()
+    wrote = False
     for attempt in range(services.settings.move_attempts):
         if attempt and not _backoff(services, attempt):
             break
@@ -256,6 +257,7 @@ def _apply(
         )
         updated.due_at = due_index.after_move(record, applied.state, now)
         body, answer = _stored_answer(services, key, present, updated)
+        wrote = True
         try:
             services.store.save_game(
                 updated,
@@ -284,9 +286,10 @@ def _apply(
         if applied.game_finished:
             count("GamesFinished")
         return updated if body is None else body
-    if isinstance(failure, StoreUnavailable):
-        # Out of budget for another attempt, but a write that failed in transit may have landed: one
-        # last look, so that a move that is in the game is never reported as refused.
+    if wrote:
+        # Out of attempts or budget, but a write refused or failed in transit may have landed (botocore
+        # retries a lost answer, and the retry fails its condition): one last look, so that a move
+        # that is in the game is never reported as refused.
         landed = _landed(services, game_id, request_id, key)
         if landed is not None:
             return landed
