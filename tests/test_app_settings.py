@@ -12,7 +12,7 @@ def test_unset_variables_take_the_documented_defaults() -> None:
     settings = AppSettings.from_environ({})
     assert settings.table_name == "dixit-games"
     assert settings.card_bucket == ""
-    assert settings.nudge_after_seconds == 86_400
+    assert settings.idempotency_ttl_seconds == 86_400
 
 
 def test_each_setting_is_read_from_its_upper_case_variable_and_typed() -> None:

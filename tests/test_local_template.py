@@ -138,4 +138,3 @@ def test_the_environment_resolves_against_the_local_resources() -> None:
     assert values["NUDGE_TOPIC_ARN"] == "arn:topic"
     assert values["POWERTOOLS_SERVICE_NAME"] == "dixit"
     assert values["LOG_LEVEL"] == "INFO"
-    assert values["NUDGE_AFTER_SECONDS"] == "86400"

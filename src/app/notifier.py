@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from app import aws_clients
-from app.notifications import Kind, Notification
+from app.notifications import Notification
 
 if TYPE_CHECKING:
     from mypy_boto3_sns import SNSClient
@@ -87,10 +87,6 @@ class Notifier:
             **extra,
         )
         return True
-
-    def nudge(self, *, game_id: str, player_id: str, phase: str, waiting_since: str) -> bool:
-        """The current sweep's nudge, published as a `reminder` (the sweep redesign replaces this)."""
-        return self.publish(Notification(Kind.REMINDER, game_id, player_id, waiting_since, phase=phase))
 
     # Mobile push
 

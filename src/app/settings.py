@@ -21,7 +21,6 @@ class AppSettings(BaseModel):
     apns_platform_application_arn: str = ""
     apns_sandbox_platform_application_arn: str = ""
     fcm_platform_application_arn: str = ""
-    nudge_after_seconds: int = Field(default=86_400, ge=60)
     image_url_ttl_seconds: int = Field(default=3_600, ge=60, le=302_400)
     # Links are signed once per window, so they stay the same (and cacheable) for its whole length.
     image_url_window_seconds: int = Field(default=3_600, ge=60, le=302_400)
