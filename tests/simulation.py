@@ -158,8 +158,12 @@ class Season:
 def aws_twin() -> Iterator[None]:
     from app import aws_clients
     from app.settings import get_settings
+    from local_stack.twin import patch_transact_write_items
 
     from .api.conftest import create_table, game_table_resource
+
+    # moto deep-copies the whole table on every transaction: 200 games would need over 13 GB.
+    patch_transact_write_items()
 
     saved = {name: os.environ.get(name) for name in [*ENVIRONMENT, "AWS_ENDPOINT_URL", "NUDGE_TOPIC_ARN"]}
     os.environ.update(ENVIRONMENT)
