@@ -25,6 +25,8 @@ ROUTES = {
     ("POST", "/players"),
     ("GET", "/players/me"),
     ("GET", "/players/me/games"),
+    ("POST", "/players/me/tokens"),
+    ("DELETE", "/players/me/tokens/current"),
     ("POST", "/games"),
     ("GET", "/games"),
     ("POST", "/games/{game_id}/join"),

@@ -188,6 +188,7 @@ class DynamoGameStore(TableAdapter):
                     "name": {"S": player.name},
                     "token_hash": {"S": player.token_hash},
                     "created_at": {"S": player.created_at},
+                    **({"token_issued_at": {"S": player.token_issued_at}} if player.token_issued_at else {}),
                 },
                 ConditionExpression="attribute_not_exists(pk)",
             )
@@ -201,7 +202,30 @@ class DynamoGameStore(TableAdapter):
         item = self.client.get_item(TableName=self.table_name, Key=_player_key(player_id)).get("Item")
         if item is None:
             return None
-        return PlayerRecord(player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"])
+        issued = item.get("token_issued_at", {}).get("S", "")
+        return PlayerRecord(
+            player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"], issued
+        )
+
+    @_faults_are_unavailable
+    def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=_player_key(player_id),
+                UpdateExpression="SET token_hash = :new, token_issued_at = :at",
+                ConditionExpression="token_hash = :old",
+                ExpressionAttributeValues={
+                    ":new": {"S": new_hash},
+                    ":at": {"S": issued_at},
+                    ":old": {"S": old_hash},
+                },
+            )
+        except ClientError as error:
+            if not _is_conditional_failure(error):
+                raise
+            return False
+        return True
 
     # Games
 

@@ -49,6 +49,14 @@ class MemoryGameStore:
     def get_player(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
 
+    def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
+        with self._lock:
+            player = self._players.get(player_id)
+            if player is None or player.token_hash != old_hash:
+                return False
+            self._players[player_id] = replace(player, token_hash=new_hash, token_issued_at=issued_at)
+            return True
+
     # Games
 
     def load_game(self, game_id: str) -> GameRecord | None:

@@ -17,8 +17,13 @@ class Visibility(StrEnum):
 class PlayerRecord:
     player_id: str
     name: str
-    token_hash: str
+    token_hash: str  # empty once the token is revoked: no secret hashes to it
     created_at: str
+    token_issued_at: str = ""  # when the current token was issued (empty: at created_at)
+
+    @property
+    def token_issued(self) -> str:
+        return self.token_issued_at or self.created_at
 
 
 @dataclass(slots=True)

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from app.records import Visibility
-from dixit import limits
-from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
-from dixit.settings import TimeoutPolicy
+from dixit.limits import (
+    DEFAULT_MOVE_TIMEOUT_HOURS,
+    MAX_CLUE_BYTES,
+    MAX_CLUE_LENGTH,
+    MAX_MOVE_TIMEOUT_HOURS,
+    MAX_NAME_BYTES,
+    MAX_NAME_LENGTH,
+    MIN_MOVE_TIMEOUT_HOURS,
+)
+from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
 from dixit.state import EndReason, Phase
+
+# Player-typed text: at least one visible character, and none of the control, bidi-override or isolate
+# characters the rules refuse (unassigned code points and the UTF-8 byte limit are the rules' alone).
+_HOSTILE = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+TEXT_PATTERN = rf"^[^{_HOSTILE}]*[^\s{_HOSTILE}][^{_HOSTILE}]*$"
+CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
+CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
+MAX_SEATS = max(r.max_players for r in Ruleset)
 
 
 class Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: "12" is not a number and 1 is not a string; a client learns that instead of being guessed.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Problem(BaseModel):
@@ -29,7 +45,14 @@ class Problem(BaseModel):
 
 
 class CreatePlayer(Request):
-    name: str = Field(max_length=MAX_NAME_LENGTH, examples=["Ada"])
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["Ada"],
+        description=f"Shown to other players; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned "
+        "code points",
+    )
 
 
 class PlayerCreated(BaseModel):
@@ -46,18 +69,26 @@ class PlayerOut(BaseModel):
 class CreateGame(Request):
     rules: Literal["classic", "odyssey"] = "classic"
     decks: list[str] | None = Field(default=None, max_length=20, examples=[["base", "daydreams"]])
-    max_players: int | None = Field(default=None, examples=[6])
-    target_score: int | None = Field(default=None, examples=[30])
-    visibility: Visibility = Visibility.PUBLIC
-    move_timeout_hours: int = Field(
-        default=limits.DEFAULT_MOVE_TIMEOUT_HOURS,
-        ge=limits.MIN_MOVE_TIMEOUT_HOURS,
-        le=limits.MAX_MOVE_TIMEOUT_HOURS,
-        description="How long each owed move may take before the timeout policy applies",
-        examples=[48],
+    max_players: StrictInt | None = Field(
+        default=None,
+        ge=MIN_PLAYERS,
+        le=MAX_SEATS,
+        examples=[6],
+        description="Seats: classic allows up to 6, odyssey up to 12 (default: the ruleset's maximum)",
     )
+    target_score: StrictInt | None = Field(default=None, ge=1, le=MAX_TARGET_SCORE, examples=[30])
+    move_timeout_hours: StrictInt = Field(
+        default=DEFAULT_MOVE_TIMEOUT_HOURS,
+        ge=MIN_MOVE_TIMEOUT_HOURS,
+        le=MAX_MOVE_TIMEOUT_HOURS,
+        examples=[48],
+        description="How long each owed move may take before the timeout policy applies",
+    )
+    # Lax for the enums: JSON has none, so the string is what a client sends.
+    visibility: Visibility = Field(default=Visibility.PUBLIC, strict=False)
     timeout_policy: TimeoutPolicy = Field(
         default=TimeoutPolicy.SKIP,
+        strict=False,
         description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
     )
 
@@ -67,12 +98,18 @@ class JoinGame(Request):
 
 
 class GiveClue(Request):
-    card_id: str = Field(max_length=64, examples=["base-017"])
-    clue: str = Field(max_length=MAX_CLUE_LENGTH, examples=["the last door"])
+    card_id: CardId
+    clue: str = Field(
+        min_length=1,
+        max_length=MAX_CLUE_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["the last door"],
+        description=f"At most {MAX_CLUE_BYTES} bytes in UTF-8, no unassigned code points",
+    )
 
 
 class ChooseCards(Request):
-    card_ids: list[str] = Field(max_length=12, examples=[["base-042"]])
+    card_ids: list[CardId] = Field(min_length=1, max_length=12, examples=[["base-042"]])
 
 
 class Card(BaseModel):

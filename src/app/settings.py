@@ -29,6 +29,8 @@ class AppSettings(BaseModel):
     max_body_bytes: int = Field(default=16_384, ge=1_024)
     # A cap on top of the time budget (Services.deadline), which is what usually ends the retries.
     move_attempts: int = Field(default=24, ge=1, le=100)
+    # Unset: tokens live until rotated or revoked; set: a token older than this is refused (token_expired).
+    token_max_age_seconds: int | None = Field(default=None, ge=60)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

@@ -29,6 +29,10 @@ class Store(Protocol):
 
     def get_player(self, player_id: str) -> PlayerRecord | None: ...
 
+    def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
+        """Swap the player's token hash if it is still `old_hash` (False when another request won)."""
+        ...
+
     def load_game(self, game_id: str) -> GameRecord | None:
         """The latest state (a strongly consistent read): moves are judged against it."""
         ...

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aws_lambda_powertools import Tracer
@@ -18,8 +17,7 @@ from app.records import PlayerRecord
 from app.services import Services
 from app.settings import get_settings
 from app.telemetry import logger, metrics
-from handlers import problems
-from handlers.problems import MalformedRequest, PayloadTooLarge
+from handlers import bodies, problems
 from handlers.routes import decks, games, notifications, players
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
@@ -51,7 +49,8 @@ CORS = CORSConfig(
         "If-None-Match",
         "X-Api-Key",
     ],
-    expose_headers=["ETag", "Retry-After"],
+    # Browsers hide response headers from scripts unless they are listed here.
+    expose_headers=["ETag", "Location", "Retry-After"],
     max_age=600,
 )
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
@@ -81,30 +80,24 @@ def serve_docs() -> Response[Any]:
     return Response(status_code=200, content_type="text/html", body=openapi.swagger_page(app))
 
 
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _admit(event: dict[str, Any], services: Services) -> PlayerRecord | None:
     """Checks that come before routing, since the resolver validates a body before any route runs.
 
     A caller without a valid token learns that, not what is wrong with a body they may not send at all.
-    Returns the authenticated player (None on public routes); raises AppError to refuse the request.
+    Returns the authenticated player (None on public routes) and leaves `event` with a body the resolver
+    can read safely (decoded text); raises AppError to refuse the request.
     """
-    limit = services.settings.max_body_bytes
-    body = event.get("body") or ""
-    if len(body.encode()) > limit:
-        raise PayloadTooLarge("payload_too_large", f"request bodies are limited to {limit} bytes")
-    if body.lstrip().startswith("[") and _is_json(body):
-        # The resolver would quietly take the first element of a list; every body here is an object.
-        raise MalformedRequest("body_not_an_object", "the request body must be a JSON object")
-    if (event.get("httpMethod"), event.get("resource")) in PUBLIC_ROUTES:
-        return None
-    return authenticate(services, CaseInsensitiveDict(event.get("headers") or {}).get("Authorization"))
+    data = bodies.body_bytes(event)
+    bodies.check_size(data, services.settings.max_body_bytes)
+    headers = CaseInsensitiveDict(event.get("headers") or {})
+    public = (event.get("httpMethod"), event.get("resource")) in PUBLIC_ROUTES
+    player = None if public else authenticate(services, headers.get("Authorization"))
+    text = bodies.decode(data)
+    if text.strip():
+        bodies.check_media_type(headers.get("Content-Type"))
+        bodies.parse(text)
+    event["body"], event["isBase64Encoded"] = (text or None), False
+    return player
 
 
 def _cors_headers(event: Any) -> dict[str, str]:
@@ -118,11 +111,13 @@ def _deadline(context: LambdaContext) -> Deadline:
     return Deadline.after(remaining - ANSWER_RESERVE_SECONDS)
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
-@tracer.capture_lambda_handler
+@logger.inject_lambda_context(log_event=False, correlation_id_path=correlation_paths.API_GATEWAY_REST)
+# A response may carry a token (registration, rotation): it never goes to the trace.
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     services = Services.from_settings(get_settings(), _deadline(context))
+    event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
     try:
         player = _admit(event, services)
     except AppError as refused:

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Depends, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.event_handler.request import Request
 from pydantic import BaseModel
 
@@ -75,6 +76,32 @@ class NotModified(Exception):
     def __init__(self, etag: str) -> None:
         super().__init__(etag)
         self.etag = etag
+
+
+def location(request: Request, path: str) -> str:
+    """`path` as the client reaches it: on the execute-api domain, URLs start with the stage.
+
+    Elsewhere (a custom domain without a base path, the local stack) the API is served at the root.
+    """
+    context = request.resolved_event.raw_event.get("requestContext") or {}
+    if ".execute-api." in str(context.get("domainName") or "") and context.get("stage"):
+        return f"/{context['stage']}{path}"
+    return path
+
+
+def created(description: str, where: str) -> dict[int, OpenAPIResponse]:
+    """A 201 answer, with the Location of what it created."""
+    return {
+        201: {
+            "description": description,
+            "headers": {
+                "Location": {
+                    "description": f"Where the new resource lives: {where}",
+                    "schema": {"type": "string"},
+                }
+            },
+        }
+    }
 
 
 def check_game_id(game_id: str) -> str:

@@ -48,6 +48,10 @@ class PayloadTooLarge(AppError):
     """The body is over the configured size limit."""
 
 
+class UnsupportedMediaType(AppError):
+    """A body sent as anything but JSON."""
+
+
 _TITLES = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -56,6 +60,7 @@ _TITLES = {
     409: "Conflict",
     412: "Precondition Failed",
     413: "Payload Too Large",
+    415: "Unsupported Media Type",
     422: "Unprocessable Content",
     429: "Too Many Requests",
     500: "Internal Server Error",
@@ -64,13 +69,14 @@ _TITLES = {
 }
 # What each status means on this API, as the OpenAPI document tells clients.
 _MEANINGS = {
-    400: "Malformed request (for example invalid JSON or Idempotency-Key)",
-    401: "Missing or invalid bearer token",
+    400: "Malformed request: invalid UTF-8 or JSON, nesting too deep, or a bad Idempotency-Key",
+    401: "Missing, invalid, revoked or expired bearer token (with WWW-Authenticate: Bearer)",
     403: "Not allowed: not a member, not the host, or a wrong invite code",
     404: "No such game or deck",
     409: "Not legal now, or lost every race to other moves (busy_game, with Retry-After)",
     412: "If-Match no longer matches the game",
     413: "Request body too large",
+    415: "The body is not application/json",
     422: "Input that can never be valid (schema, clue, card ids, card count)",
     429: "Too soon: wait the seconds Retry-After gives",
     500: "Unexpected error; logged with the correlation id",
@@ -85,6 +91,7 @@ _STATUS_OF: dict[type[AppError], int] = {
     Conflict: 409,
     StaleVersion: 412,
     PayloadTooLarge: 413,
+    UnsupportedMediaType: 415,
     InvalidInput: 422,
     RateLimited: 429,
     NotConfigured: 501,
@@ -93,6 +100,8 @@ _STATUS_OF: dict[type[AppError], int] = {
 }
 # Errors that pass if the client waits a moment: the answer says how long (seconds).
 _RETRY_AFTER: dict[type[AppError], int] = {Busy: 1, StoreUnavailable: 1}
+# RFC 6750: a refused token is named `invalid_token`; a request that sent none gets the bare challenge.
+_CHALLENGE_ERRORS = frozenset({"invalid_token", "token_expired"})
 
 # Rule errors about who the caller is rather than when they act: no later state makes the move theirs
 # to make, so they are 403 like the service's own Forbidden errors, not 409. Codes stay as they are.
@@ -123,6 +132,13 @@ def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, An
     }
 
 
+def challenge(code: str) -> dict[str, str]:
+    """The WWW-Authenticate header every 401 carries."""
+    if code in _CHALLENGE_ERRORS:
+        return {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+    return {"WWW-Authenticate": "Bearer"}
+
+
 def problem(
     status: int, code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
 ) -> Response[Any]:
@@ -134,6 +150,8 @@ def problem(
         "code": code,
         **extra,
     }
+    if status == 401:
+        headers = {**challenge(code), **(headers or {})}
     return Response(status_code=status, content_type=PROBLEM_JSON, body=json.dumps(body), headers=headers)
 
 

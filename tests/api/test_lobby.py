@@ -87,13 +87,14 @@ def test_odyssey_seats_twelve_by_default(players: list[Client]) -> None:
     ("settings", "code"),
     [
         ({"max_players": 7}, "invalid_max_players"),
-        ({"max_players": 2}, "invalid_max_players"),
-        ({"rules": "odyssey", "max_players": 13}, "invalid_max_players"),
+        # Beyond every ruleset's seats: the schema's range says so before the rules are asked.
+        ({"max_players": 2}, "validation_error"),
+        ({"rules": "odyssey", "max_players": 13}, "validation_error"),
         ({"decks": ["nope"]}, "unknown_deck"),
         ({"decks": []}, "invalid_decks"),
         ({"decks": ["base", "base"]}, "invalid_decks"),
-        ({"target_score": 0}, "invalid_target_score"),
-        ({"target_score": 201}, "invalid_target_score"),
+        ({"target_score": 0}, "validation_error"),
+        ({"target_score": 201}, "validation_error"),
     ],
 )
 def test_impossible_settings_are_refused_with_422_and_the_rule_code(

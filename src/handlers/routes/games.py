@@ -27,8 +27,10 @@ from handlers.http import (
     IfNoneMatch,
     NotModified,
     check_game_id,
+    created,
     game_answer,
     json_response,
+    location,
     presenter,
     request_key,
     to_response,
@@ -38,7 +40,7 @@ from handlers.problems import answers
 router = APIGatewayRouter()
 
 _GAME: dict[int, OpenAPIResponse] = {200: {"description": "The game as you may now see it"}}
-MOVE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413)
+MOVE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413, 415)
 
 
 @router.exception_handler(NotModified)
@@ -51,12 +53,12 @@ def not_modified(signal: NotModified) -> Response[None]:
     tags=["games"],
     summary="Create a game; you are seated as host",
     security=BEARER,
-    **answers({201: {"description": "The new game"}}, 400, 401, 409, 413),
+    **answers(created("The new game", "/games/{game_id}"), 400, 401, 409, 413, 415),
 )
 def create(
     request: Request, body: CreateGame, player: Caller, adapters: Adapters, key: IdempotencyKey = None
 ) -> Response[GameOut]:
-    created = games.create_game(
+    made = games.create_game(
         adapters,
         player,
         rules=body.rules,
@@ -69,7 +71,10 @@ def create(
         key=request_key(request, player, key, body),
         present=presenter(adapters, player.player_id),
     )
-    return to_response(game_answer(adapters, created, player.player_id, status=201))
+    answer = game_answer(adapters, made, player.player_id, status=201)
+    # A replayed answer is the stored body, so the id comes from the body either way.
+    answer["headers"]["Location"] = location(request, f"/games/{answer['body']['game_id']}")
+    return to_response(answer)
 
 
 @router.get(

@@ -1,0 +1,152 @@
+"""Hostile input is a 4xx: one test per row, each request sent through the local stack's API Gateway.
+
+Every row is a request an attacker or a broken client could send, and the problem it must get back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pytest
+
+from .client import Client
+from .gateway import header, send
+from .helpers import hand, started, storyteller
+
+JSON = {"Content-Type": "application/json"}
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    path: str  # {game}: a started game, where the caller is the storyteller
+    body: bytes
+    status: int
+    code: str
+    headers: dict[str, str] = field(default_factory=lambda: dict(JSON))
+
+
+def body(value: object) -> bytes:
+    return json.dumps(value).encode()
+
+
+def name(text: str) -> bytes:
+    return body({"name": text})
+
+
+def clue(text: str) -> bytes:
+    return body({"card_id": "{card}", "clue": text})
+
+
+HOSTILE: dict[str, Row] = {
+    # Bytes and encodings
+    "invalid UTF-8 (passed on as base64) is 400 invalid_utf8":
+        Row("POST", "/players", b'{"name": "\xff\xfeAda"}', 400, "invalid_utf8"),
+    "a lone continuation byte is 400 invalid_utf8":
+        Row("POST", "/games", b'{"rules": "classic\x80"}', 400, "invalid_utf8"),
+    # Depth and size of JSON
+    "2,000 nested arrays are 400 too_deeply_nested":
+        Row("POST", "/games", b"[" * 2000 + b"]" * 2000, 400, "too_deeply_nested"),
+    "2,000 nested objects are 400 too_deeply_nested":
+        Row("POST", "/players", b'{"a": ' * 2000 + b"1" + b"}" * 2000, 400, "too_deeply_nested"),
+    "2,000 unclosed brackets are 400 too_deeply_nested":
+        Row("POST", "/games", b"[" * 2000, 400, "too_deeply_nested"),
+    "a 5,000-digit integer is 400 malformed_json":
+        Row("POST", "/games", b'{"max_players": 1' + b"0" * 4999 + b"}", 400, "malformed_json"),
+    # Media types
+    "a text/plain body is 415 unsupported_media_type":
+        Row("POST", "/games", body({}), 415, "unsupported_media_type", {"Content-Type": "text/plain"}),
+    "a body without a Content-Type is 415 unsupported_media_type":
+        Row("POST", "/players", name("Ada"), 415, "unsupported_media_type", {}),
+    "a form-encoded body is 415 unsupported_media_type":
+        Row("POST", "/players", b"name=Ada", 415, "unsupported_media_type",
+            {"Content-Type": "application/x-www-form-urlencoded"}),
+    "JSON declared in latin-1 is 415 unsupported_media_type":
+        Row("POST", "/players", name("Ada"), 415, "unsupported_media_type",
+            {"Content-Type": "application/json; charset=latin-1"}),
+    # Strict types
+    "a number sent as a string is 422 validation_error":
+        Row("POST", "/games", body({"max_players": "4"}), 422, "validation_error"),
+    "a number sent as a float is 422 validation_error":
+        Row("POST", "/games", body({"target_score": 10.0}), 422, "validation_error"),
+    "a number sent as a boolean is 422 validation_error":
+        Row("POST", "/games", body({"move_timeout_hours": True}), 422, "validation_error"),
+    "a name sent as a number is 422 validation_error":
+        Row("POST", "/players", body({"name": 12}), 422, "validation_error"),
+    # Ranges
+    "a negative max_players is 422 validation_error":
+        Row("POST", "/games", body({"max_players": -1}), 422, "validation_error"),
+    "a target_score over the maximum is 422 validation_error":
+        Row("POST", "/games", body({"target_score": 10**9}), 422, "validation_error"),
+    "a move timeout of zero hours is 422 validation_error":
+        Row("POST", "/games", body({"move_timeout_hours": 0}), 422, "validation_error"),
+    "seven seats in classic is 422 invalid_max_players":
+        Row("POST", "/games", body({"max_players": 7}), 422, "invalid_max_players"),
+    "an empty card list is 422 validation_error":
+        Row("POST", "/games/{game}/clue", body({"card_ids": []}), 422, "validation_error"),
+    # Characters in names and clues
+    "a NUL in a name is 422 validation_error":
+        Row("POST", "/players", name("Ada\x00"), 422, "validation_error"),
+    "an escape sequence in a name is 422 validation_error":
+        Row("POST", "/players", name("\x1b[31mAda"), 422, "validation_error"),
+    "a right-to-left override in a name is 422 validation_error":
+        Row("POST", "/players", name("Ada\u202eevil"), 422, "validation_error"),
+    "an unassigned code point in a name is 422 unassigned_character":
+        Row("POST", "/players", name("Ada\u0378"), 422, "unassigned_character"),
+    "an escaped lone surrogate in a name is 422 validation_error":
+        Row("POST", "/players", b'{"name": "Ada\\udcff"}', 422, "validation_error"),
+    "a name of 40 emoji (over its UTF-8 byte limit) is 422 name_too_long":
+        Row("POST", "/players", name("\U0001f600" * 40), 422, "name_too_long"),
+    "a NUL in a clue is 422 validation_error":
+        Row("POST", "/games/{game}/clue", clue("home\x00"), 422, "validation_error"),
+    "a bidi isolate in a clue is 422 validation_error":
+        Row("POST", "/games/{game}/clue", clue("\u2067home"), 422, "validation_error"),
+    "an unassigned code point in a clue is 422 unassigned_character":
+        Row("POST", "/games/{game}/clue", clue("home\U000e0080"), 422, "unassigned_character"),
+    "a clue of 200 emoji (over its UTF-8 byte limit) is 422 clue_too_long":
+        Row("POST", "/games/{game}/clue", clue("\U0001f600" * 200), 422, "clue_too_long"),
+    "an empty clue is 422 validation_error":
+        Row("POST", "/games/{game}/clue", clue(""), 422, "validation_error"),
+    # Methods
+    "TRACE is 405 method_not_allowed":
+        Row("TRACE", "/players", b"", 405, "method_not_allowed", {}),
+    "a made-up method is 405 method_not_allowed":
+        Row("BREW", "/games", b"", 405, "method_not_allowed", {}),
+    "PUT on a declared path is 405 method_not_allowed":
+        Row("PUT", "/players/me", body({}), 405, "method_not_allowed"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("row", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_input_is_a_4xx_problem(players: list[Client], row: Row) -> None:
+    path, raw = row.path, row.body
+    if "{game}" in path:
+        clients = players[:3]
+        game_id = started(clients)
+        teller = storyteller(clients, game_id)
+        path = path.replace("{game}", game_id)
+        raw = raw.replace(b"{card}", hand(teller, game_id)[0].encode())
+        if path.endswith("/clue") and b"card_ids" in raw:
+            path = path.replace("/clue", "/submissions")
+    else:
+        teller = players[0]
+    headers = {"Authorization": f"Bearer {teller.token}", **row.headers}
+    response = send(row.method, path, headers, raw)
+    assert response.status == row.status, response.body
+    assert header(response, "Content-Type") == "application/problem+json"
+    problem = json.loads(response.body)
+    assert (problem["status"], problem["code"]) == (row.status, row.code), problem
+    assert "Traceback" not in response.body.decode()
+
+
+def test_json_with_a_charset_of_utf_8_is_accepted(aws: None) -> None:
+    headers = {"Content-Type": "application/json; charset=UTF-8"}
+    assert send("POST", "/players", headers, name("Ada")).status == 201
+
+
+def test_a_bodiless_move_needs_no_content_type(players: list[Client]) -> None:
+    clients = players[:3]
+    game_id = started(clients)
+    response = send("POST", f"/games/{game_id}/leave", {"Authorization": f"Bearer {clients[1].token}"})
+    assert response.status == 409  # judged by the rules (the game has started), not refused as 415

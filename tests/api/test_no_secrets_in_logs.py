@@ -1,0 +1,100 @@
+"""Nothing secret reaches a log at any level: a whole game played with every logger at DEBUG.
+
+Secrets: each token, its secret part and its stored hash, the seed of the deck, and any hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.telemetry import QUIET_LIBRARIES, logger
+
+from .client import Client
+from .helpers import started
+from .json_bot import play_to_the_end
+
+
+class Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if record.exc_info:
+            text += logging.Formatter().formatException(record.exc_info)
+        self.lines.append(f"{record.name} {text} {record.__dict__}")
+
+
+@pytest.fixture
+def debug_logs() -> Iterator[Capture]:
+    """Every record of every logger, the root's and those that do not propagate, with all at DEBUG."""
+    import handlers.api  # noqa: F401  (its loggers exist before they are captured)
+
+    capture = Capture()
+    root = logging.getLogger()
+    loggers = [root, logging.getLogger(logger.name)] + [
+        found for found in root.manager.loggerDict.values()
+        if isinstance(found, logging.Logger) and not found.propagate
+    ]  # fmt: skip
+    levels = {found: found.level for found in loggers}
+    service_level = logger.log_level
+    for found in loggers:
+        found.addHandler(capture)
+    root.setLevel(logging.DEBUG)
+    logger.setLevel("DEBUG")
+    try:
+        yield capture
+    finally:
+        for found, level in levels.items():
+            found.removeHandler(capture)
+            found.setLevel(level)
+        logger.setLevel(service_level)
+
+
+def _secrets(clients: list[Client], game_id: str, table: Any, hands: list[list[str]]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for client in clients:
+        secret = client.token.partition(".")[2]
+        found[f"token of {client.name}"] = client.token
+        found[f"secret of {client.name}"] = secret
+        found[f"token hash of {client.name}"] = hashlib.sha256(secret.encode()).hexdigest()
+    state = json.loads(table.get_item(Key={"pk": f"GAME#{game_id}", "sk": "STATE"})["Item"]["state"])
+    found["seed"] = str(state["seed"])
+    return found
+
+
+def test_a_whole_game_at_debug_logs_no_token_hash_hand_or_seed(
+    players: list[Client], table: Any, debug_logs: Capture
+) -> None:
+    clients = players[:3]
+    hands: list[list[str]] = []
+
+    def observe(_: Client, view: dict[str, Any]) -> None:
+        if view.get("you") and view["you"]["hand"]:
+            hands.append([card["card_id"] for card in view["you"]["hand"]])
+
+    game_id = started(clients)
+    final = play_to_the_end(clients, game_id, seed=7, observe=observe)
+    assert final["phase"] == "finished"
+    assert debug_logs.lines, "nothing was captured: the test would prove nothing"
+    assert any("DEBUG" in line or "debug" in line.lower() for line in debug_logs.lines)
+
+    text = "\n".join(debug_logs.lines)
+    for what, secret in _secrets(clients, game_id, table, hands).items():
+        assert secret not in text, f"the {what} is in a log"
+    assert hands
+    for line in debug_logs.lines:
+        for held in hands:
+            assert not all(card in line for card in held), f"a hand is in a log: {line[:200]}"
+
+
+def test_the_aws_sdk_loggers_stay_at_warning() -> None:
+    for name in QUIET_LIBRARIES:
+        assert logging.getLogger(name).getEffectiveLevel() == logging.WARNING, name
