@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from dixit.text import check_name
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 UPLOAD_FORM_SECONDS = 3_600
+# What new_deck_id makes; the published schema states it too (app.schemas).
+CUSTOM_DECK_ID_PATTERN = r"^d[0-9a-f]{16}$"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,8 @@ def custom_decks_for_game(
 ) -> dict[str, int]:
     """The card counts of the host's custom decks among `decks`: each must be the host's own and ready.
 
-    Ids that are neither official nor a deck in the store are left to the rules (`unknown_deck`).
+    A custom deck's id that names no deck is 404 `deck_not_found`, as for GET /decks/{deck_id}; other ids
+    that are not official are left to the rules (`unknown_deck`).
     """
     custom: dict[str, int] = {}
     for deck_id in decks or ():
@@ -78,6 +82,8 @@ def custom_decks_for_game(
             continue
         deck = store.get_deck(deck_id)
         if deck is None:
+            if re.fullmatch(CUSTOM_DECK_ID_PATTERN, deck_id):
+                raise NotFound("deck_not_found", f"there is no deck {deck_id!r}")
             continue
         if deck.owner_id != host.player_id:
             raise Forbidden("not_deck_owner", f"deck {deck_id!r} belongs to another player")

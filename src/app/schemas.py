@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
+from app.custom_decks import CUSTOM_DECK_ID_PATTERN
 from app.records import Visibility
+from dixit.cards import OFFICIAL_DECKS
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
     MAX_CLUE_BYTES,
     MAX_CLUE_LENGTH,
+    MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
     MAX_NAME_BYTES,
     MAX_NAME_LENGTH,
@@ -25,7 +28,27 @@ _HOSTILE = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
 TEXT_PATTERN = rf"^[^{_HOSTILE}]*[^\s{_HOSTILE}][^{_HOSTILE}]*$"
 CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
 CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
-MAX_SEATS = max(r.max_players for r in Ruleset)
+
+
+def _integral(value: object) -> object:
+    # JSON Schema counts 6.0 as an integer, so the server does too; "6" and true stay refused.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
+# The range comes first so that it lands in the JSON schema as minimum and maximum.
+SeatsClassic = Annotated[
+    int, Field(ge=MIN_PLAYERS, le=Ruleset.CLASSIC.max_players), Strict(), BeforeValidator(_integral)
+]
+SeatsOdyssey = Annotated[
+    int, Field(ge=MIN_PLAYERS, le=Ruleset.ODYSSEY.max_players), Strict(), BeforeValidator(_integral)
+]
+TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET_SCORE), Strict(), BeforeValidator(_integral)]
+TimeoutHours = Annotated[
+    int, Field(ge=MIN_MOVE_TIMEOUT_HOURS, le=MAX_MOVE_TIMEOUT_HOURS), Strict(), BeforeValidator(_integral)
+]
 
 
 class Request(BaseModel):
@@ -66,21 +89,29 @@ class PlayerOut(BaseModel):
     name: str
 
 
-class CreateGame(Request):
-    rules: Literal["classic", "odyssey"] = "classic"
-    decks: list[str] | None = Field(default=None, max_length=20, examples=[["base", "daydreams"]])
-    max_players: StrictInt | None = Field(
+# An official deck, or a custom deck's id: the schema lists the one and states the other's form, and the
+# rules refuse anything else (unknown_deck).
+DeckName = Annotated[
+    str,
+    Field(
+        json_schema_extra={"anyOf": [{"enum": sorted(OFFICIAL_DECKS)}, {"pattern": CUSTOM_DECK_ID_PATTERN}]}
+    ),
+]
+
+
+class _GameSettings(Request):
+    decks: list[DeckName] | None = Field(
         default=None,
-        ge=MIN_PLAYERS,
-        le=MAX_SEATS,
-        examples=[6],
-        description="Seats: classic allows up to 6, odyssey up to 12 (default: the ruleset's maximum)",
+        min_length=1,
+        max_length=MAX_DECKS,
+        json_schema_extra={"uniqueItems": True},
+        examples=[["base", "daydreams"]],
+        description="Decks to deal from, each once: official decks by name, your own ready decks by id "
+        "(default: base)",
     )
-    target_score: StrictInt | None = Field(default=None, ge=1, le=MAX_TARGET_SCORE, examples=[30])
-    move_timeout_hours: StrictInt = Field(
+    target_score: TargetScore | None = Field(default=None, examples=[30])
+    move_timeout_hours: TimeoutHours = Field(
         default=DEFAULT_MOVE_TIMEOUT_HOURS,
-        ge=MIN_MOVE_TIMEOUT_HOURS,
-        le=MAX_MOVE_TIMEOUT_HOURS,
         examples=[48],
         description="How long each owed move may take before the timeout policy applies",
     )
@@ -91,6 +122,32 @@ class CreateGame(Request):
         strict=False,
         description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
     )
+
+
+class CreateClassicGame(_GameSettings):
+    """Classic rules (the default): 3 to 6 seats."""
+
+    rules: Literal["classic"] = "classic"
+    max_players: SeatsClassic | None = Field(
+        default=None,
+        examples=[6],
+        description="Seats (default: the ruleset's maximum)",
+    )
+
+
+class CreateOdysseyGame(_GameSettings):
+    """Odyssey rules: 3 to 12 seats."""
+
+    rules: Literal["odyssey"]
+    max_players: SeatsOdyssey | None = Field(
+        default=None,
+        examples=[12],
+        description="Seats (default: the ruleset's maximum)",
+    )
+
+
+# The seats a game may have depend on its rules: one schema per ruleset says so exactly.
+CreateGame = CreateClassicGame | CreateOdysseyGame
 
 
 class JoinGame(Request):

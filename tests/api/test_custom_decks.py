@@ -79,6 +79,11 @@ def test_a_game_refuses_an_unready_deck_and_someone_elses(players: list[Client])
     assert_problem(players[1].post("/games", {"decks": [created["deck_id"]]}), 403, "not_deck_owner")
 
 
+def test_a_game_with_a_custom_deck_id_that_names_no_deck_is_404_deck_not_found(players: list[Client]) -> None:
+    reply = players[0].post("/games", {"decks": ["base", "d0123456789abcdef"]})
+    assert_problem(reply, 404, "deck_not_found")
+
+
 def test_a_custom_deck_too_small_for_the_table_is_refused_by_the_rules(players: list[Client]) -> None:
     created = new_deck(players[0])
     upload_all(created)
