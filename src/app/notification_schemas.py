@@ -13,7 +13,8 @@ DEVICE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 class RegisterDevice(Request):
     # Lax for the enum: JSON has none, so the string is what a client sends.
     platform: Platform = Field(strict=False, examples=["fcm"])
-    push_token: str = Field(min_length=1, max_length=4096, pattern=r"^\S+$", examples=["fcm-token-123"])
+    # Platform tokens are printable ASCII (hex for APNs); anything else could not reach SNS intact.
+    push_token: str = Field(min_length=1, max_length=4096, pattern=r"^[!-~]+$", examples=["fcm-token-123"])
 
 
 class DeviceOut(BaseModel):

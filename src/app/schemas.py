@@ -13,10 +13,12 @@ from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
     MAX_CLUE_BYTES,
     MAX_CLUE_LENGTH,
+    MAX_CUSTOM_DECK_CARDS,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
     MAX_NAME_BYTES,
     MAX_NAME_LENGTH,
+    MIN_CUSTOM_DECK_CARDS,
     MIN_MOVE_TIMEOUT_HOURS,
 )
 from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
@@ -46,6 +48,12 @@ SeatsOdyssey = Annotated[
     int, Field(ge=MIN_PLAYERS, le=Ruleset.ODYSSEY.max_players), Strict(), BeforeValidator(_integral)
 ]
 TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET_SCORE), Strict(), BeforeValidator(_integral)]
+CardCount = Annotated[
+    int,
+    Field(ge=MIN_CUSTOM_DECK_CARDS, le=MAX_CUSTOM_DECK_CARDS),
+    Strict(),
+    BeforeValidator(_integral),
+]
 TimeoutHours = Annotated[
     int, Field(ge=MIN_MOVE_TIMEOUT_HOURS, le=MAX_MOVE_TIMEOUT_HOURS), Strict(), BeforeValidator(_integral)
 ]
@@ -287,8 +295,15 @@ class DeckCards(BaseModel):
 
 
 class CreateDeck(Request):
-    name: str = Field(max_length=200, examples=["Our holiday photos"])
-    card_count: int = Field(examples=[24], description="6 to 200 cards")
+    # The rules check a deck's name as they check a player's: the same limits, stated here.
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["Our holiday photos"],
+        description=f"At most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned code points",
+    )
+    card_count: CardCount = Field(examples=[24])
 
 
 class UploadForm(BaseModel):

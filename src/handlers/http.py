@@ -19,6 +19,7 @@ from app.presenters import game as present_game
 from app.records import GameRecord, PlayerRecord
 from app.services import Services
 from handlers.etags import game_etag
+from handlers.problems import header
 
 _GAME_ID = re.compile(r"^g_[0-9a-f]{16}$")
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
@@ -91,17 +92,16 @@ def location(request: Request, path: str) -> str:
 
 def created(description: str, where: str) -> dict[int, OpenAPIResponse]:
     """A 201 answer, with the Location of what it created."""
-    return {
-        201: {
-            "description": description,
-            "headers": {
-                "Location": {
-                    "description": f"Where the new resource lives: {where}",
-                    "schema": {"type": "string"},
-                }
-            },
-        }
-    }
+    return {201: _with_location(description, f"Where the new resource lives: {where}")}
+
+
+def accepted(description: str, where: str) -> dict[int, OpenAPIResponse]:
+    """A 202 answer, with the Location where its effect shows (RFC 9110: a status monitor)."""
+    return {202: _with_location(description, f"Where to watch what it set off: {where}")}
+
+
+def _with_location(description: str, meaning: str) -> OpenAPIResponse:
+    return {"description": description, "headers": {"Location": header(meaning, required=True)}}
 
 
 def check_game_id(game_id: str) -> str:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestValidationError,
     ResponseValidationError,
 )
-from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse, OpenAPIResponseHeader
 
 from app.errors import (
     AppError,
@@ -72,7 +72,7 @@ _MEANINGS = {
     400: "Malformed request: invalid UTF-8 or JSON, nesting too deep, or a bad Idempotency-Key",
     401: "Missing, invalid, revoked or expired bearer token (with WWW-Authenticate: Bearer)",
     403: "Not allowed: not a member, not the host, or a wrong invite code",
-    404: "No such game or deck",
+    404: "No such game, deck or device",
     409: "Not legal now, or lost every race to other moves (busy_game, with Retry-After)",
     412: "If-Match no longer matches the game",
     413: "Request body too large",
@@ -82,6 +82,28 @@ _MEANINGS = {
     500: "Unexpected error; logged with the correlation id",
     501: "Not set up on this deployment (push_not_configured); do not retry",
     503: "Storage busy or unreachable; nothing was applied. Retry after `Retry-After` seconds",
+}
+
+
+def header(description: str, *, integer: bool = False, required: bool = False) -> OpenAPIResponseHeader:
+    """A response header as the OpenAPI document states it; `required`: every such answer carries it."""
+    kind = "integer" if integer else "string"
+    stated: dict[str, Any] = {"description": description, "schema": {"type": kind}}
+    if required:
+        stated["required"] = True  # an OpenAPI header field the Powertools type leaves out
+    return cast(OpenAPIResponseHeader, stated)
+
+
+# Headers the problem answers of a status carry, as the OpenAPI document states them.
+_HEADERS: dict[int, dict[str, OpenAPIResponseHeader]] = {
+    401: {
+        "WWW-Authenticate": header(
+            'Bearer, with error="invalid_token" when the token sent was refused', required=True
+        )
+    },
+    409: {"Retry-After": header("On busy_game: seconds to wait before trying again", integer=True)},
+    429: {"Retry-After": header("Seconds until the request is allowed again", integer=True, required=True)},
+    503: {"Retry-After": header("Seconds to wait before trying again", integer=True, required=True)},
 }
 _STATUS_OF: dict[type[AppError], int] = {
     MalformedRequest: 400,
@@ -123,7 +145,11 @@ def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, An
     this problem+json description instead of its own.
     """
     problems: dict[int, OpenAPIResponse] = {
-        status: {"description": _MEANINGS[status], "content": {PROBLEM_JSON: {"model": Problem}}}
+        status: {
+            "description": _MEANINGS[status],
+            "content": {PROBLEM_JSON: {"model": Problem}},
+            **({"headers": _HEADERS[status]} if status in _HEADERS else {}),
+        }
         for status in sorted({*statuses, 422, 500, 503})
     }
     return {

@@ -40,6 +40,13 @@ def new_deck(owner: Client, card_count: int = 6) -> dict[str, Any]:
     return reply.body
 
 
+def test_a_new_deck_answers_201_with_its_location(players: list[Client]) -> None:
+    reply = players[0].post("/decks", {"name": "Our cards", "card_count": 6})
+    assert reply.status == 201, reply.raw
+    assert reply.headers["Location"] == f"/decks/{reply.body['deck_id']}"
+    assert players[0].get(reply.headers["Location"]).body["deck_id"] == reply.body["deck_id"]
+
+
 def test_a_new_deck_answers_one_presigned_form_per_card_with_type_and_size_conditions(
     players: list[Client],
 ) -> None:

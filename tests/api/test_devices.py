@@ -34,6 +34,25 @@ def push(aws: None, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return apps
 
 
+def test_a_new_device_answers_201_with_its_location_and_a_refresh_200_without(
+    players: list[Client], push: dict[str, str]
+) -> None:
+    me = players[0]
+    first = me.put("/players/me/devices/phone-1", {"platform": "fcm", "push_token": "tok-1"})
+    assert first.status == 201, first.raw
+    assert first.headers["Location"] == "/players/me/devices/phone-1"
+    again = me.put("/players/me/devices/phone-1", {"platform": "fcm", "push_token": "tok-1"})
+    assert again.status == 200
+    assert "Location" not in again.headers
+
+
+def test_a_push_token_with_a_control_character_is_422_before_it_reaches_sns(
+    players: list[Client], push: dict[str, str]
+) -> None:
+    reply = players[0].put("/players/me/devices/phone-1", {"platform": "fcm", "push_token": "tok\x12"})
+    assert_problem(reply, 422, "validation_error")
+
+
 def register(client: Client, device_id: str, platform: str, token: str) -> None:
     reply = client.put(f"/players/me/devices/{device_id}", {"platform": platform, "push_token": token})
     assert reply.status == 201, reply.raw

@@ -132,6 +132,18 @@ def test_a_member_nudges_the_players_the_game_waits_on_then_must_wait_an_hour(
     assert received(inbox) == []
 
 
+def test_a_nudge_answers_202_with_the_location_of_the_game_to_watch(
+    players: list[Client], inbox: str
+) -> None:
+    group = players[:3]
+    game_id = started(group)
+    teller = give_clue(group, game_id)
+    nudger = next(p for p in group if p is not teller)
+    reply = nudger.post(f"/games/{game_id}/nudges")
+    assert reply.status == 202, reply.raw
+    assert reply.headers["Location"] == f"/games/{game_id}"
+
+
 def test_a_retried_nudge_with_the_same_idempotency_key_replays_the_first_answer(
     players: list[Client], inbox: str
 ) -> None:

@@ -71,6 +71,22 @@ def test_caching_and_idempotency_headers_are_declared_on_the_routes_that_read_th
     assert "304" in get_game["responses"]
 
 
+@pytest.mark.parametrize(
+    ("status", "name"),
+    [("201", "Location"), ("202", "Location"), ("401", "WWW-Authenticate"), ("429", "Retry-After"),
+     ("503", "Retry-After")],
+)  # fmt: skip
+def test_every_answer_of_a_status_documents_the_header_it_always_carries(status: str, name: str) -> None:
+    answers = [
+        op["responses"][status]
+        for operations in committed()["paths"].values()
+        for op in operations.values()
+        if status in op["responses"]
+    ]
+    assert answers
+    assert all(answer["headers"][name]["required"] is True for answer in answers)
+
+
 def test_the_schema_limits_are_the_rules_limits() -> None:
     schemas = committed()["components"]["schemas"]
     assert schemas["CreatePlayer"]["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH

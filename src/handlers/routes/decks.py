@@ -16,7 +16,9 @@ from handlers.http import (
     Adapters,
     Caller,
     IdempotencyKey,
+    created,
     json_response,
+    location,
     request_key,
     to_response,
 )
@@ -56,7 +58,7 @@ def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
     tags=["decks"],
     summary="Create your own deck: one presigned upload form per card",
     security=BEARER,
-    **answers({201: {"description": "The deck and its upload forms"}}, 400, 401, 413, 422),
+    **answers(created("The deck and its upload forms", "/decks/{deck_id}"), 400, 401, 413, 415, 422),
 )
 def create_deck(
     request: Request, body: CreateDeck, player: Caller, adapters: Adapters, key: IdempotencyKey = None
@@ -64,7 +66,7 @@ def create_deck(
     made_now: list[custom_decks.NewDeck] = []
 
     def compute() -> dict[str, object]:
-        created = custom_decks.create_deck(
+        fresh = custom_decks.create_deck(
             adapters.deck_store,
             adapters.images,
             player,
@@ -72,17 +74,23 @@ def create_deck(
             card_count=body.card_count,
             now=adapters.now_iso(),
         )
-        made_now.append(created)
+        made_now.append(fresh)
         # Only the id is kept for a retry: its upload forms are signed afresh, as old ones expire.
-        return {"deck_id": created.deck.deck_id}
+        return {"deck_id": fresh.deck.deck_id}
 
     made = keyed.answer_once(adapters, request_key(request, player, key, body), compute)
     if made_now:
-        created = made_now[0]
+        new = made_now[0]
     else:
         deck = custom_decks.owned_deck(adapters.deck_store, player, str(made["deck_id"]))
-        created = custom_decks.with_upload_forms(deck, adapters.images)
-    return to_response({"status": 201, "body": deck_created(created).model_dump(mode="json")})
+        new = custom_decks.with_upload_forms(deck, adapters.images)
+    return to_response(
+        {
+            "status": 201,
+            "body": deck_created(new).model_dump(mode="json"),
+            "headers": {"Location": location(request, f"/decks/{new.deck.deck_id}")},
+        }
+    )
 
 
 @router.get(

@@ -53,7 +53,7 @@ def not_modified(signal: NotModified) -> Response[None]:
     tags=["games"],
     summary="Create a game; you are seated as host",
     security=BEARER,
-    **answers(created("The new game", "/games/{game_id}"), 400, 401, 409, 413, 415),
+    **answers(created("The new game", "/games/{game_id}"), 400, 401, 403, 404, 409, 413, 415),
 )
 def create(
     request: Request, body: CreateGame, player: Caller, adapters: Adapters, key: IdempotencyKey = None

@@ -27,8 +27,11 @@ from handlers.http import (
     Adapters,
     Caller,
     IdempotencyKey,
+    accepted,
     check_game_id,
+    created,
     json_response,
+    location,
     request_key,
     to_response,
 )
@@ -51,15 +54,28 @@ def _device_out(device: Device) -> DeviceOut:
     tags=["notifications"],
     summary="Register this device for push (501 push_not_configured when the platform is not set up)",
     security=BEARER,
-    **answers({201: {"description": "Registered"}, 200: {"description": "Refreshed"}}, 401, 409, 501),
+    **answers(
+        {**created("Registered", "/players/me/devices/{device_id}"), 200: {"description": "Refreshed"}},
+        400,
+        401,
+        404,
+        409,
+        413,
+        415,
+        501,
+    ),
 )
 def put_device(
-    device_id: DeviceId, body: RegisterDevice, player: Caller, adapters: Adapters
+    request: Request, device_id: DeviceId, body: RegisterDevice, player: Caller, adapters: Adapters
 ) -> Response[DeviceOut]:
-    device, created = delivery.register_device(
+    device, is_new = delivery.register_device(
         _delivery(adapters), player, device_id, body.platform, body.push_token
     )
-    return json_response(_device_out(device), status=201 if created else 200)
+    if not is_new:
+        return json_response(_device_out(device))
+    answer = json_response(_device_out(device), status=201)
+    answer.headers["Location"] = location(request, f"/players/me/devices/{device.device_id}")
+    return answer
 
 
 @router.get(
@@ -91,7 +107,7 @@ def delete_device(device_id: DeviceId, player: Caller, adapters: Adapters) -> Re
     tags=["notifications"],
     summary="Mute or unmute every notification",
     security=BEARER,
-    **answers({200: {"description": "Saved"}}, 401),
+    **answers({200: {"description": "Saved"}}, 400, 401, 413, 415),
 )
 def put_my_notifications(body: SetMuted, player: Caller, adapters: Adapters) -> Response[MutedOut]:
     delivery.set_muted(_delivery(adapters), player, body.muted)
@@ -103,7 +119,7 @@ def put_my_notifications(body: SetMuted, player: Caller, adapters: Adapters) -> 
     tags=["notifications"],
     summary="Mute or unmute one game's notifications",
     security=BEARER,
-    **answers({200: {"description": "Saved"}}, 401, 403, 404),
+    **answers({200: {"description": "Saved"}}, 400, 401, 403, 404, 413, 415),
 )
 def put_game_notifications(
     game_id: str, body: SetMuted, player: Caller, adapters: Adapters
@@ -118,7 +134,7 @@ def put_game_notifications(
     tags=["notifications"],
     summary="Remind the players the game waits on (once per game per hour, else 429)",
     security=BEARER,
-    **answers({202: {"description": "Reminded"}}, 401, 403, 404, 409, 429),
+    **answers(accepted("Reminded", "/games/{game_id}, where owed moves show"), 400, 401, 403, 404, 409, 429),
 )
 def post_nudge(
     game_id: str, request: Request, player: Caller, adapters: Adapters, key: IdempotencyKey = None
@@ -130,4 +146,6 @@ def post_nudge(
         return out.model_dump(mode="json")
 
     body = keyed.answer_once(adapters, request_key(request, player, key, None), compute)
-    return to_response({"status": 202, "body": body})
+    return to_response(
+        {"status": 202, "body": body, "headers": {"Location": location(request, f"/games/{game_id}")}}
+    )
