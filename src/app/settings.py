@@ -29,6 +29,9 @@ class AppSettings(BaseModel):
     max_body_bytes: int = Field(default=16_384, ge=1_024)
     # A cap on top of the time budget (Services.deadline), which is what usually ends the retries.
     move_attempts: int = Field(default=24, ge=1, le=100)
+    # How often a client should poll a game or the inbox (Cache-Control max-age, Retry-After). A by-mail
+    # game moves in hours, and nudges tell a player when it is their turn; README "Polling" has the cost.
+    poll_seconds: int = Field(default=3_600, ge=1, le=86_400)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

@@ -101,10 +101,12 @@ def test_a_finished_game_refuses_further_moves_and_leaves_everyone_idle(players:
     ]:
         assert_problem(table[1].post(f"/games/{game_id}/{path}", body), 409, "game_finished")
     for client in table:
-        [entry] = client.get("/players/me/games").body["games"]
+        assert client.get("/players/me/games").body["games"] == []
+        [entry] = client.get("/players/me/games", query={"status": "finished"}).body["games"]
         assert entry["phase"] == "finished"
         assert entry["your_turn"] is False
         assert entry["waiting_for"] == []
+        assert entry["deadline"] is None
 
 
 def test_a_spectator_can_replay_a_finished_public_game(players: list[Client]) -> None:
@@ -118,9 +120,14 @@ def test_a_spectator_can_replay_a_finished_public_game(players: list[Client]) ->
     assert outsider.get(f"/games/{game_id}/rounds").body == table[0].get(f"/games/{game_id}/rounds").body
 
 
-def test_finished_games_sink_below_live_ones_in_the_inbox(players: list[Client]) -> None:
+def test_finished_games_leave_the_inbox_for_the_finished_list(players: list[Client]) -> None:
     done = started(players[:3], target_score=3)
     play_to_the_end(players[:3], done, seed=3)
     live = started(players[:3])
-    assert [g["game_id"] for g in players[0].get("/players/me/games").body["games"]][-1] == done
-    assert live in [g["game_id"] for g in players[0].get("/players/me/games").body["games"]]
+    assert [g["game_id"] for g in players[0].get("/players/me/games").body["games"]] == [live]
+    finished = players[0].get("/players/me/games", query={"status": "finished"}).body
+    assert [g["game_id"] for g in finished["games"]] == [done]
+    assert finished["games"][0]["phase"] == "finished"
+    assert finished["games"][0]["end_reason"] == view(players[0], done)["end_reason"] is not None
+    assert finished["games"][0]["your_turn"] is False
+    assert finished["next_cursor"] is None

@@ -42,7 +42,9 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
     assert game["phase"] == "lobby"
     assert game["version"] == 0
     assert game["host_id"] == host.player_id
-    assert game["players"] == [{"player_id": host.player_id, "name": host.name, "score": 0, "hand_size": 0}]
+    assert game["players"] == [
+        {"player_id": host.player_id, "name": host.name, "score": 0, "hand_size": 0, "away": False}
+    ]
     assert game["settings"] == {
         "rules": "classic",
         "decks": ["base"],
@@ -51,8 +53,16 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
         "move_timeout_hours": 48,
         "timeout_policy": "skip",
     }
+    assert game["your_turn"] is False  # a lobby of one cannot start
     assert game["visibility"] == "public"
-    assert game["you"] == {"player_id": host.player_id, "hand": [], "submitted": [], "votes": []}
+    assert game["you"] == {
+        "player_id": host.player_id,
+        "hand": [],
+        "submitted": [],
+        "votes": [],
+        "owes": None,
+        "away": False,
+    }
     assert game["invite_code"]
     assert game["round"] is None
     assert game["winners"] == []
@@ -68,7 +78,7 @@ def test_a_game_keeps_the_settings_it_was_created_with(players: list[Client]) ->
         "visibility": "private",
     }
     game = players[0].post("/games", settings).body
-    assert game["rules"] == "odyssey"
+    assert game["settings"]["rules"] == "odyssey"
     chosen = ("rules", "decks", "max_players", "target_score")
     assert game["settings"] == {
         **{key: settings[key] for key in chosen},
@@ -132,7 +142,8 @@ def test_the_open_list_shows_public_lobbies_only(players: list[Client]) -> None:
         "game_id": public,
         "rules": "classic",
         "host_id": players[0].player_id,
-        "players": [players[0].name],
+        "player_count": 1,
+        "player_names": [players[0].name],
         "max_players": 6,
         "created_at": entry["created_at"],
     }
@@ -153,7 +164,8 @@ def test_the_open_list_follows_joins(players: list[Client]) -> None:
     game_id = lobby(players[:2])
     [entry] = players[5].get("/games").body["games"]
     assert entry["game_id"] == game_id
-    assert entry["players"] == [players[0].name, players[1].name]
+    assert entry["player_names"] == [players[0].name, players[1].name]
+    assert entry["player_count"] == 2
 
 
 def test_a_game_leaves_the_open_list_once_started(players: list[Client]) -> None:

@@ -145,7 +145,7 @@ def test_decks_and_documentation_need_no_token(aws: None, path: str) -> None:
 def test_a_new_player_has_an_empty_inbox(aws: None) -> None:
     reply = Client("Ada").register().get("/players/me/games")
     assert reply.status == 200
-    assert reply.body == {"games": []}
+    assert reply.body == {"games": [], "next_cursor": None}
 
 
 def test_a_lobby_is_the_hosts_turn_only_once_three_players_are_seated(players: list[Client]) -> None:
@@ -158,7 +158,7 @@ def test_a_lobby_is_the_hosts_turn_only_once_three_players_are_seated(players: l
     [entry] = host.get("/players/me/games").body["games"]
     assert entry["your_turn"] is True
     assert entry["phase"] == "lobby"
-    assert entry["players"] == 3
+    assert entry["player_count"] == 3
     assert [g["your_turn"] for g in guest.get("/players/me/games").body["games"]] == [False]
 
 
