@@ -208,8 +208,8 @@ function inboxScreen() {
                 h(
                   "a",
                   { class: "game-link", href: `#/join/${g.game_id}` },
-                  h("strong", {}, `${g.rules} · ${g.players.length}/${g.max_players} seats taken`),
-                  h("span", { class: "muted" }, (g.players || []).join(", ")),
+                  h("strong", {}, `${g.rules} · ${g.player_count}/${g.max_players} seats taken`),
+                  h("span", { class: "muted" }, (g.player_names || []).join(", ")),
                 ),
               ),
             ),
