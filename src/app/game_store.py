@@ -30,6 +30,7 @@ LOBBY = "LOBBY"
 INDEX = "gsi1"  # public lobbies, keys only
 DUE_INDEX = "due"  # app.due_index, keys only
 _BATCH_GET_LIMIT = 100
+_BATCH_WRITE_LIMIT = 25
 IDEMPOTENCY_PK = "IDEMPOTENCY"
 
 # Error codes that mean "not now" rather than "not this": the request was refused or lost, not judged.
@@ -98,11 +99,20 @@ def _finished_membership_key(entry: Membership) -> dict[str, Any]:
     return {"pk": {"S": f"PLAYER#{entry.player_id}"}, "sk": {"S": FINISHED_PREFIX + finished_key(entry)}}
 
 
+def _entry_attributes(entry: Membership) -> dict[str, Any]:
+    return {
+        "game_id": {"S": entry.game_id},
+        "entry": {"S": entry.to_json()},
+        "entry_version": {"N": str(entry.version)},
+    }
+
+
 def _membership_from_item(item: dict[str, Any]) -> Membership | None:
     if "entry" not in item:
         return None
     player_id = item["pk"]["S"].removeprefix("PLAYER#")
-    return Membership.from_json(player_id, item["game_id"]["S"], item["entry"]["S"])
+    version = int(item.get("entry_version", {}).get("N", "0"))
+    return Membership.from_json(player_id, item["game_id"]["S"], item["entry"]["S"], version)
 
 
 def _game_item(record: GameRecord) -> dict[str, Any]:
@@ -291,18 +301,12 @@ class DynamoGameStore(TableAdapter):
             "ConditionExpression": f"version = :expected AND {due_condition}",
             "ExpressionAttributeValues": values,
         }
+        # Only the players this write seats: their entries go in with their membership items. Every
+        # later change to an entry comes from the stream (app.inbox.refresh), off the move path.
         entries = {m.player_id: m for m in memberships}
         extras: list[dict[str, Any]] = [
-            {"Put": self._membership_put(pid, record, None)} for pid in joined if pid not in entries
+            {"Put": self._membership_put(pid, record, entries.get(pid))} for pid in joined
         ]
-        for entry in entries.values():
-            if entry.finished:
-                # Out of the active range for good: the inbox's query never meets it again.
-                key = _membership_key(entry.player_id, record.game_id)
-                extras.append({"Delete": {"TableName": self.table_name, "Key": key}})
-                extras.append({"Put": self._entry_put(_finished_membership_key(entry), entry)})
-            else:
-                extras.append({"Put": self._membership_put(entry.player_id, record, entry)})
         extras += [
             {"Delete": {"TableName": self.table_name, "Key": _membership_key(pid, record.game_id)}}
             for pid in left
@@ -334,22 +338,61 @@ class DynamoGameStore(TableAdapter):
             raise VersionConflict(_current_version(error)) from None
 
     def _membership_put(self, player_id: str, record: GameRecord, entry: Membership | None) -> dict[str, Any]:
-        if entry is not None:
-            return self._entry_put(_membership_key(player_id, record.game_id), entry)
+        item = {
+            **_membership_key(player_id, record.game_id),
+            "game_id": {"S": record.game_id},
+            "joined_at": {"S": record.updated_at},
+        }
         return {
             "TableName": self.table_name,
-            "Item": {
-                **_membership_key(player_id, record.game_id),
-                "game_id": {"S": record.game_id},
-                "joined_at": {"S": record.updated_at},
-            },
+            "Item": item if entry is None else {**item, **_entry_attributes(entry)},
         }
 
-    def _entry_put(self, key: dict[str, Any], entry: Membership) -> dict[str, Any]:
-        return {
-            "TableName": self.table_name,
-            "Item": {**key, "game_id": {"S": entry.game_id}, "entry": {"S": entry.to_json()}},
-        }
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        """Write each entry over an older one: never over a newer one, never for a member who left.
+
+        One conditional UpdateItem per entry (1 WCU: entries stay under 1 KB up to 8 players), outside
+        any transaction; a lost condition is the stream replaying or overtaking itself, and is skipped.
+        """
+        written = 0
+        for entry in entries:
+            try:
+                self.client.update_item(
+                    TableName=self.table_name,
+                    Key=_membership_key(entry.player_id, entry.game_id),
+                    UpdateExpression="SET entry = :entry, entry_version = :version",
+                    ConditionExpression=(
+                        "attribute_exists(pk) AND "
+                        "(attribute_not_exists(entry_version) OR entry_version < :version)"
+                    ),
+                    ExpressionAttributeValues={
+                        ":entry": {"S": entry.to_json()},
+                        ":version": {"N": str(entry.version)},
+                    },
+                )
+            except ClientError as error:
+                if not _is_conditional_failure(error):
+                    raise
+                continue
+            written += 1
+        return written
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        """Each finished entry into its player's history, and out of the range the inbox reads.
+
+        Plain writes: a finished game never changes again, so a replay writes the same items.
+        """
+        requests: list[Any] = []
+        for entry in entries:
+            requests.append(
+                {"PutRequest": {"Item": {**_finished_membership_key(entry), **_entry_attributes(entry)}}}
+            )
+            requests.append({"DeleteRequest": {"Key": _membership_key(entry.player_id, entry.game_id)}})
+        for start in range(0, len(requests), _BATCH_WRITE_LIMIT):
+            pending: dict[str, Any] = {self.table_name: requests[start : start + _BATCH_WRITE_LIMIT]}
+            while pending:
+                response = self.client.batch_write_item(RequestItems=pending)
+                pending = dict(response.get("UnprocessedItems") or {})
 
     def _round_put(self, game_id: str, result: RoundResult) -> dict[str, Any]:
         return {

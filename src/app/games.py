@@ -139,7 +139,7 @@ def create_game(
     body, answer = _stored_answer(services, key, present, record)
     try:
         services.store.create_game(
-            record, answer=answer, memberships=list(inbox_entries.entries_for(record).values())
+            record, answer=answer, memberships=inbox_entries.seated_entries(record, [state.host_id])
         )
     except (VersionConflict, StoreUnavailable) as failed:
         # Did it land after all (an answer lost in transit, then a retry refused as a duplicate)?
@@ -285,7 +285,7 @@ def _apply(
                 left=applied.left,
                 finished_round=applied.finished_round,
                 answer=answer,
-                memberships=inbox_entries.changed_entries(record, updated),
+                memberships=inbox_entries.seated_entries(updated, applied.joined),
             )
         except VersionConflict as conflict:
             count("ConflictsRetried")

@@ -1,26 +1,41 @@
 """The inbox: each player's entry for each game, built when the game changes and read without the game.
 
-An entry is rebuilt for every member after every move, but only the entries that show something new are
-written (in the same transaction as the move), so the inbox reads its membership items and nothing else.
+The move path stays one conditional write on the game item: it writes an entry only for a player it
+seats (their membership item is written with the move anyway). Every later change reaches the entries
+from the table's stream (handlers.notify calls `refresh` with the game's old and new state), so the
+inbox reads its membership items and nothing else, a moment after the move.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Sequence
+from typing import Protocol
 
 from app.records import GameRecord, Membership, Waiting
 from dixit.errors import InvalidMoveError
-from dixit.state import Phase
+from dixit.state import GameState, Phase
 from dixit.views import owes, view_for, your_turn
 
 FINISHED_PAGE = 20
 _MAX_CURSOR_LENGTH = 200
 
 
-def entries_for(record: GameRecord) -> dict[str, Membership]:
-    """Every seated player's inbox entry for this game, by player id."""
-    state = record.state
+class EntryStore(Protocol):
+    """Where the stream consumer writes entries (app.game_store.DynamoGameStore, or memory in tests)."""
+
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        """Write each entry over an older one; never over a newer one, never for a member who left."""
+        ...
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        """Move finished games' entries out of the active range into each player's history."""
+        ...
+
+
+def entries_for(state: GameState, updated_at: str) -> dict[str, Membership]:
+    """Every seated player's inbox entry for this game state, by player id."""
     public = view_for(state, None)
     waiting = () if public.round is None else public.round.waiting
     named = tuple(Waiting(w.player_id, w.name, w.move.value, w.deadline) for w in waiting)
@@ -37,15 +52,34 @@ def entries_for(record: GameRecord) -> dict[str, Membership]:
             waiting=named,
             player_count=len(state.players),
             end_reason=state.end_reason,
-            updated_at=record.updated_at,
+            updated_at=updated_at,
+            version=state.version,
         )
     return entries
 
 
-def changed_entries(before: GameRecord, after: GameRecord) -> list[Membership]:
-    """The entries `after` must write: those that show something `before` did not."""
-    old = entries_for(before)
-    return [entry for pid, entry in entries_for(after).items() if not entry.same_entry(old.get(pid))]
+def seated_entries(record: GameRecord, seated: Sequence[str]) -> list[Membership]:
+    """The first entries of the players a write seats: they go in with their membership items."""
+    entries = entries_for(record.state, record.updated_at)
+    return [entries[pid] for pid in seated if pid in entries]
+
+
+def refresh(store: EntryStore, old: GameState | None, new: GameState | None, updated_at: str) -> int:
+    """Bring the members' entries up to `new`, from the stream's old and new images; how many it wrote.
+
+    Only entries that show something new are written. Players `new` seats already have theirs (the
+    move wrote it); players it unseated have no membership left. A game that has just finished files
+    every entry in the players' histories.
+    """
+    if new is None or (old is not None and old.phase is Phase.FINISHED):
+        return 0  # deleted, or finished already: nothing left to show
+    entries = entries_for(new, updated_at)
+    if new.phase is Phase.FINISHED:
+        store.file_finished(list(entries.values()))
+        return len(entries)
+    before = {} if old is None else entries_for(old, updated_at)
+    changed = [e for pid, e in entries.items() if pid in before and not e.same_entry(before[pid])]
+    return store.refresh_entries(changed) if changed else 0
 
 
 _PHASE_ORDER = {

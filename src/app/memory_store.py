@@ -94,11 +94,27 @@ class MemoryGameStore:
 
     def _write_entries(self, game_id: str, memberships: Sequence[Membership]) -> None:
         for entry in memberships:
-            if entry.finished:
-                self._entries.get(entry.player_id, {}).pop(game_id, None)
+            self._entries.setdefault(entry.player_id, {})[game_id] = entry
+
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        written = 0
+        with self._lock:
+            for entry in entries:
+                if entry.game_id not in self._members.get(entry.player_id, set()):
+                    continue  # left, or filed as finished: like the table's attribute_exists(pk)
+                mine = self._entries.setdefault(entry.player_id, {})
+                stored = mine.get(entry.game_id)
+                if stored is None or stored.version < entry.version:
+                    mine[entry.game_id] = entry
+                    written += 1
+        return written
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        with self._lock:
+            for entry in entries:
+                self._members.get(entry.player_id, set()).discard(entry.game_id)
+                self._entries.get(entry.player_id, {}).pop(entry.game_id, None)
                 self._history.setdefault(entry.player_id, {})[finished_key(entry)] = entry
-            else:
-                self._entries.setdefault(entry.player_id, {})[game_id] = entry
 
     def save_game(
         self,

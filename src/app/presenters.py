@@ -168,6 +168,7 @@ def inbox_game(entry: Membership) -> InboxGame:
         player_count=entry.player_count,
         end_reason=entry.end_reason,
         updated_at=entry.updated_at,
+        version=entry.version,
     )
 
 

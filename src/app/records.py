@@ -68,7 +68,8 @@ class Waiting:
 class Membership:
     """One player's inbox entry for one game: everything the inbox shows, so it never reads the game.
 
-    Written in the same transaction as every move that changes it (app.games.play).
+    The move that seats a player writes their first entry; after that the table's stream consumer
+    (handlers.notify, through app.inbox.refresh) rewrites it, never with an older `version`.
     """
 
     player_id: str
@@ -81,14 +82,15 @@ class Membership:
     player_count: int
     end_reason: EndReason | None
     updated_at: str
+    version: int = 0  # the game version this entry shows
 
     @property
     def finished(self) -> bool:
         return self.phase is Phase.FINISHED
 
     def same_entry(self, other: Membership | None) -> bool:
-        """Whether `other` shows the same thing (the time it was written aside)."""
-        return other is not None and replace(other, updated_at=self.updated_at) == self
+        """Whether `other` shows the same thing (the time and version it was written at aside)."""
+        return other is not None and replace(other, updated_at=self.updated_at, version=self.version) == self
 
     def to_json(self) -> str:
         data = {
@@ -104,7 +106,7 @@ class Membership:
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, player_id: str, game_id: str, text: str) -> Membership:
+    def from_json(cls, player_id: str, game_id: str, text: str, version: int = 0) -> Membership:
         data = json.loads(text)
         return cls(
             player_id=player_id,
@@ -117,6 +119,7 @@ class Membership:
             player_count=data["players"],
             end_reason=None if data["end"] is None else EndReason(data["end"]),
             updated_at=data["updated_at"],
+            version=version,
         )
 
 

@@ -259,6 +259,7 @@ class InboxGame(BaseModel):
     player_count: int = doc("Seats taken", 4)
     end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
     updated_at: str = doc("When this entry last changed (ISO-8601 UTC)", STAMP)
+    version: int = doc("The game version this entry shows (GET /games/{id} is at least there)", 12)
 
 
 class Inbox(BaseModel):

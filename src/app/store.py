@@ -74,10 +74,11 @@ class Store(Protocol):
         """Write the game only if it is still at `expected_version`, with its memberships and reveal.
 
         The due entry must still be `expected_due_at` as well (by default the record's own): the sweep
-        moves it without a new version. `memberships` are inbox entries to (re)write; a finished one
-        moves to the player's history. All or nothing, `answer` included (its key must be free); raises
-        app.errors.VersionConflict when the race was lost, and app.errors.StoreUnavailable when the store
-        failed (then the write may or may not have landed: the game's `recent_requests` tell).
+        moves it without a new version. `memberships` are the first inbox entries of the players in
+        `joined`, written with their memberships. All or nothing, `answer` included (its key must be
+        free); raises app.errors.VersionConflict when the race was lost, and app.errors.StoreUnavailable
+        when the store failed (then the write may or may not have landed: the game's `recent_requests`
+        tell).
         """
         ...
 
@@ -93,6 +94,15 @@ class Store(Protocol):
 
     def list_open_games(self, limit: int) -> list[GameRecord]:
         """Public lobbies, newest first."""
+        ...
+
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        """The stream consumer's write: each entry over an older one, never over a newer one, and never
+        for a player whose membership is gone. Returns how many were written."""
+        ...
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        """Finished games' entries into their players' histories, out of the active range."""
         ...
 
     def games_of(self, player_id: str) -> list[GameRecord]:

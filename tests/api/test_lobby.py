@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from .client import Client
-from .helpers import assert_problem, create_game, lobby, started, view
+from .helpers import assert_problem, create_game, inbox, lobby, started, view
+from .stream import StreamFeed
 
 UNKNOWN_GAME = "g_0123456789abcdef"
 
@@ -19,8 +20,8 @@ def open_game_ids(client: Client) -> list[str]:
     return [g["game_id"] for g in reply.body["games"]]
 
 
-def inbox_ids(client: Client) -> list[str]:
-    return [g["game_id"] for g in client.get("/players/me/games").body["games"]]
+def inbox_ids(client: Client, feed: StreamFeed) -> list[str]:
+    return [g["game_id"] for g in inbox(client, feed).body["games"]]
 
 
 def membership(table: Any, client: Client, game_id: str) -> dict[str, Any] | None:
@@ -122,10 +123,12 @@ def test_settings_outside_the_schema_are_refused_with_422_validation_error(
     assert_problem(players[0].post("/games", settings), 422, "validation_error")
 
 
-def test_creating_a_game_writes_the_hosts_membership(players: list[Client], table: Any) -> None:
+def test_creating_a_game_writes_the_hosts_membership(
+    players: list[Client], table: Any, feed: StreamFeed
+) -> None:
     game_id = create_game(players[0])
     assert membership(table, players[0], game_id) is not None
-    assert inbox_ids(players[0]) == [game_id]
+    assert inbox_ids(players[0], feed) == [game_id]
 
 
 # The open-games list
@@ -203,7 +206,9 @@ def test_a_full_lobby_is_not_listed_as_open(players: list[Client]) -> None:
 # Joining
 
 
-def test_joining_a_public_game_seats_you_after_the_others(players: list[Client], table: Any) -> None:
+def test_joining_a_public_game_seats_you_after_the_others(
+    players: list[Client], table: Any, feed: StreamFeed
+) -> None:
     game_id = create_game(players[0])
     reply = players[1].post(f"/games/{game_id}/join")
     assert reply.status == 200, reply.raw
@@ -211,7 +216,7 @@ def test_joining_a_public_game_seats_you_after_the_others(players: list[Client],
     assert reply.body["you"]["player_id"] == players[1].player_id
     assert reply.body["version"] == 1
     assert membership(table, players[1], game_id) is not None
-    assert inbox_ids(players[1]) == [game_id]
+    assert inbox_ids(players[1], feed) == [game_id]
 
 
 def test_joining_with_an_empty_body_works_like_no_body(players: list[Client]) -> None:
@@ -225,11 +230,11 @@ def test_joining_twice_is_409_already_joined(players: list[Client]) -> None:
     assert_problem(players[0].post(f"/games/{game_id}/join"), 409, "already_joined")
 
 
-def test_joining_a_full_table_is_409_game_full(players: list[Client], table: Any) -> None:
+def test_joining_a_full_table_is_409_game_full(players: list[Client], table: Any, feed: StreamFeed) -> None:
     game_id = lobby(players[:3], max_players=3)
     assert_problem(players[3].post(f"/games/{game_id}/join"), 409, "game_full")
     assert membership(table, players[3], game_id) is None
-    assert inbox_ids(players[3]) == []
+    assert inbox_ids(players[3], feed) == []
 
 
 def test_joining_a_started_game_is_409_game_started(players: list[Client]) -> None:
@@ -273,14 +278,16 @@ def test_an_invite_code_is_not_needed_by_a_public_game(players: list[Client]) ->
 # Leaving
 
 
-def test_leaving_a_lobby_frees_the_seat_and_removes_the_membership(players: list[Client], table: Any) -> None:
+def test_leaving_a_lobby_frees_the_seat_and_removes_the_membership(
+    players: list[Client], table: Any, feed: StreamFeed
+) -> None:
     game_id = lobby(players[:3])
     reply = players[1].post(f"/games/{game_id}/leave")
     assert reply.status == 200, reply.raw
     assert [p["player_id"] for p in reply.body["players"]] == [players[0].player_id, players[2].player_id]
     assert reply.body["you"] is None  # a public game: the leaver now sees it as a spectator
     assert membership(table, players[1], game_id) is None
-    assert inbox_ids(players[1]) == []
+    assert inbox_ids(players[1], feed) == []
     assert players[1].post(f"/games/{game_id}/join").status == 200
 
 

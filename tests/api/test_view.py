@@ -7,8 +7,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .client import Client
-from .helpers import assert_problem, foreign_card, give_clue, hand, started, storyteller, submit_all, view
+from .helpers import (
+    assert_problem,
+    foreign_card,
+    give_clue,
+    hand,
+    inbox,
+    started,
+    storyteller,
+    submit_all,
+    view,
+)
 from .json_bot import play_to_the_end
+from .stream import StreamFeed
 
 WAITING_KEYS = {"player_id", "name", "move", "deadline"}
 
@@ -145,13 +156,13 @@ def test_a_finished_game_owes_nothing_and_says_why_it_ended(players: list[Client
 
 
 def test_inbox_entries_say_your_turn_your_deadline_and_who_is_waited_on_by_name(
-    players: list[Client],
+    players: list[Client], feed: StreamFeed
 ) -> None:
     seats = players[:4]
     game_id = started(seats)
     teller = give_clue(seats, game_id)
     for client in seats:
-        [entry] = client.get("/players/me/games").body["games"]
+        [entry] = inbox(client, feed).body["games"]
         game = view(client, game_id)
         assert entry["your_turn"] is game["your_turn"]
         owes = game["you"]["owes"]
@@ -161,17 +172,20 @@ def test_inbox_entries_say_your_turn_your_deadline_and_who_is_waited_on_by_name(
         assert teller.player_id not in entry["waiting_for"]
 
 
-def test_the_inbox_follows_each_move_without_lagging_behind_the_game(players: list[Client]) -> None:
+def test_the_inbox_follows_each_move_once_the_stream_has_been_delivered(
+    players: list[Client], feed: StreamFeed
+) -> None:
     seats = players[:3]
     game_id = started(seats)
     teller = give_clue(seats, game_id)
     submitter = next(c for c in seats if c is not teller)
     cards = hand(submitter, game_id)[:2]
     assert submitter.post(f"/games/{game_id}/submissions", {"card_ids": cards}).status == 200
-    [entry] = teller.get("/players/me/games").body["games"]
+    [entry] = inbox(teller, feed).body["games"]
     others = [c for c in seats if c not in (teller, submitter)]
     assert [w["name"] for w in entry["waiting"]] == [c.name for c in others]
-    [mine] = submitter.get("/players/me/games").body["games"]
+    assert entry["version"] == view(teller, game_id)["version"]
+    [mine] = inbox(submitter, feed).body["games"]
     assert mine["your_turn"] is False
     assert mine["deadline"] is None
 

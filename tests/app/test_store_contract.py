@@ -13,7 +13,7 @@ from app.game_store import DynamoGameStore
 from app.records import GameRecord, GameStamp, Membership, PlayerRecord, Visibility, Waiting
 from app.store import Store
 from dixit import engine
-from dixit.moves import Join, Start
+from dixit.moves import Join, Leave, Start
 from dixit.settings import Settings
 from dixit.state import EndReason, Phase
 
@@ -148,7 +148,9 @@ def test_a_due_shard_is_read_in_pages_in_due_order(store: Store) -> None:
 # Inbox entries and cheap polls
 
 
-def entry(record: GameRecord, player_id: str, *, phase: Phase, updated_at: str = STAMP) -> Membership:
+def entry(
+    record: GameRecord, player_id: str, *, phase: Phase, updated_at: str = STAMP, version: int = 0
+) -> Membership:
     return Membership(
         player_id=player_id,
         game_id=record.game_id,
@@ -160,6 +162,7 @@ def entry(record: GameRecord, player_id: str, *, phase: Phase, updated_at: str =
         player_count=len(record.state.players),
         end_reason=EndReason.TARGET_SCORE if phase is Phase.FINISHED else None,
         updated_at=updated_at,
+        version=version,
     )
 
 
@@ -172,7 +175,7 @@ def finish_for(store: Store, player_id: str, count: int) -> list[str]:
         done = entry(
             record, player_id, phase=Phase.FINISHED, updated_at=f"2026-03-01T12:{n:02d}:00.000+00:00"
         )
-        store.save_game(record, expected_version=record.version, memberships=[done])
+        store.file_finished([done])
         ids.append(record.game_id)
     return ids
 
@@ -189,13 +192,52 @@ def test_a_new_games_inbox_entry_is_read_back_without_reading_the_game(store: St
     assert store.active_memberships("p_a") == []
 
 
+def test_a_joining_players_first_entry_goes_in_with_their_membership(store: Store) -> None:
+    record = game()
+    store.create_game(record)
+    seated = joined(record, "p_a")
+    mine = entry(seated, "p_a", phase=Phase.LOBBY, version=seated.version)
+    store.save_game(seated, expected_version=0, joined=["p_a"], memberships=[mine])
+    assert store.active_memberships("p_a") == [mine]
+
+
+def test_an_entry_is_refreshed_by_a_newer_version_and_never_by_an_older_or_the_same(store: Store) -> None:
+    record = game()
+    store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY, version=0)])
+    newer = replace(entry(record, "p_host", phase=Phase.LOBBY, version=5), your_turn=True)
+    assert store.refresh_entries([newer]) == 1
+    stale = entry(record, "p_host", phase=Phase.LOBBY, version=4)
+    replayed = replace(newer, player_count=9)  # the same version again, whatever it says
+    assert store.refresh_entries([stale, replayed]) == 0
+    assert store.active_memberships("p_host") == [newer]
+
+
+def test_no_entry_is_written_for_a_player_who_is_not_a_member(store: Store) -> None:
+    record = game()
+    store.create_game(record)
+    seated = joined(record, "p_a")
+    store.save_game(seated, expected_version=0, joined=["p_a"])
+    gone = replace(seated, state=engine.apply(seated.state, Leave("p_a"), now=0).state)
+    store.save_game(gone, expected_version=1, left=["p_a"])
+    assert store.refresh_entries([entry(gone, "p_a", phase=Phase.LOBBY, version=3)]) == 0
+    assert store.refresh_entries([entry(gone, "p_b", phase=Phase.LOBBY, version=3)]) == 0
+    assert store.active_memberships("p_a") == []
+    assert store.active_memberships("p_b") == []
+
+
 def test_a_finished_game_leaves_the_active_entries_for_the_history(store: Store) -> None:
     record = game()
     store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY)])
-    done = entry(record, "p_host", phase=Phase.FINISHED, updated_at="2026-03-02T12:00:00.000+00:00")
-    store.save_game(record, expected_version=0, memberships=[done])
+    done = entry(
+        record, "p_host", phase=Phase.FINISHED, updated_at="2026-03-02T12:00:00.000+00:00", version=9
+    )
+    store.file_finished([done])
+    store.file_finished([done])  # the stream may deliver a record twice
     assert store.active_memberships("p_host") == []
     assert store.finished_memberships("p_host", 10, None) == ([done], None)
+    # A late refresh cannot bring the game back into the active range.
+    assert store.refresh_entries([entry(record, "p_host", phase=Phase.LOBBY, version=10)]) == 0
+    assert store.active_memberships("p_host") == []
 
 
 def test_finished_games_come_newest_first_a_page_at_a_time(store: Store) -> None:
@@ -219,10 +261,14 @@ def test_a_game_stamp_has_the_version_visibility_and_members_without_the_state(s
 
 def test_the_active_inbox_reads_only_active_entries_however_long_the_history(store: Store) -> None:
     finish_for(store, "p_veteran", 30)
-    live = joined(game("g_00000000000000ff"), "p_veteran")
-    store.create_game(live, memberships=[entry(live, "p_host", phase=Phase.LOBBY)])
+    lobby = game("g_00000000000000ff")
+    store.create_game(lobby, memberships=[entry(lobby, "p_host", phase=Phase.LOBBY)])
+    live = joined(lobby, "p_veteran")
     store.save_game(
-        live, expected_version=live.version, memberships=[entry(live, "p_veteran", phase=Phase.LOBBY)]
+        live,
+        expected_version=lobby.version,
+        joined=["p_veteran"],
+        memberships=[entry(live, "p_veteran", phase=Phase.LOBBY, version=live.version)],
     )
     scanned = counting_queries(store) if isinstance(store, DynamoGameStore) else None
     assert [m.game_id for m in store.active_memberships("p_veteran")] == [live.game_id]
