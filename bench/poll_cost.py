@@ -21,6 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from app.game_store import _finished_membership_key, _game_item, _membership_key
+from app.games import RECENT_REQUESTS
 from app.inbox import entries_for
 from app.notifications import changes
 from app.records import GameRecord, Membership, Visibility
@@ -92,7 +93,9 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
     for pid in ids[1:]:
         state = apply(state, Join(pid, name), now=0).state
     state = apply(state, Start(ids[0]), now=0).state
-    record = GameRecord(state, Visibility.PUBLIC, "invite", STAMP, STAMP)
+    # The game item remembers its last writes' request ids (8 characters each): as many as it holds.
+    requests = tuple(f"r{n:07d}" for n in range(RECENT_REQUESTS))
+    record = GameRecord(state, Visibility.PUBLIC, "invite", STAMP, STAMP, recent_requests=requests)
     bots = {pid: RandomBot(pid, seed + n) for n, pid in enumerate(ids)}
     game_max = entry_max = moves = entry_writes = entry_wcu = move_wcu = publishes = 0
     while (mover := next_mover(record.state)) is not None:
