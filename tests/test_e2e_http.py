@@ -21,6 +21,7 @@ from PIL import Image
 from card_art.render import render
 
 from .api.client import Client, Reply
+from .api.helpers import give_clue, storyteller, view
 from .api.json_bot import play_to_the_end
 from .test_local_serve import Served, start_serve, stop
 
@@ -94,6 +95,39 @@ def test_four_players_play_a_whole_game_over_http_against_the_local_stack(stack:
         for player_id, points in result["points"].items():
             totals[player_id] += points
     assert totals == {p["player_id"]: p["score"] for p in final["players"]}
+
+
+def settled_inbox(client: HttpClient, game_id: str, version: int) -> dict[str, Any]:
+    """The client's inbox entry for the game once it shows `version`: NotifyFunction writes it from the
+    table's stream a moment after the move. Polled, with a bound, never timed."""
+    for _ in range(300):
+        entries = {e["game_id"]: e for e in client.get("/players/me/games").body["games"]}
+        if game_id in entries and entries[game_id]["version"] >= version:
+            return entries[game_id]
+        time.sleep(0.1)
+    raise AssertionError(f"the inbox of {client.name} never reached version {version}: {entries}")
+
+
+def test_the_inbox_catches_up_with_each_move_through_the_stream_consumer(stack: Served) -> None:
+    players = [HttpClient(f"Inbox {i}", base_url=stack.api_url).register() for i in range(3)]
+    host = players[0]
+    game_id = host.post("/games", {}).body["game_id"]
+    for guest in players[1:]:
+        assert guest.post(f"/games/{game_id}/join").status == 200
+    assert host.post(f"/games/{game_id}/start").status == 200
+    teller = storyteller(players, game_id)
+    started = view(host, game_id)["version"]
+    assert settled_inbox(teller, game_id, started)["your_turn"] is True
+
+    give_clue(players, game_id)
+    clued = view(host, game_id)
+    for client in players:
+        entry = settled_inbox(client, game_id, clued["version"])
+        assert entry["version"] == clued["version"]
+        assert entry["phase"] == "submitting"
+        assert entry["your_turn"] is (client is not teller)
+        assert (entry["deadline"] is None) is (client is teller)
+        assert entry["waiting_for"] == [w["player_id"] for w in clued["round"]["waiting"]]
 
 
 def test_card_images_are_served_by_the_twin_through_presigned_links(stack: Served) -> None:

@@ -208,8 +208,8 @@ function inboxScreen() {
                 h(
                   "a",
                   { class: "game-link", href: `#/join/${g.game_id}` },
-                  h("strong", {}, `${g.rules} · ${g.players.length}/${g.max_players} seats taken`),
-                  h("span", { class: "muted" }, (g.players || []).join(", ")),
+                  h("strong", {}, `${g.rules} · ${g.player_count}/${g.max_players} seats taken`),
+                  h("span", { class: "muted" }, (g.player_names || []).join(", ")),
                 ),
               ),
             ),
@@ -218,13 +218,17 @@ function inboxScreen() {
     );
   };
   ui.poll(async () => {
-    const { body, changed, wait } = await api.poll("/players/me/games");
+    const active = await api.poll("/players/me/games");
+    // Finished games are listed apart (newest first, by page): the latest page goes under the live ones.
+    const finished = await api.poll("/players/me/games?status=finished");
+    const { wait } = active;
     // A 304 on coming back to this screen still has to draw it once, from the cached answer.
-    if (changed || !drawn) {
+    if (active.changed || finished.changed || !drawn) {
       drawn = true;
-      memberOf = new Set(body.games.map((g) => g.game_id));
+      const all = [...active.body.games, ...finished.body.games];
+      memberOf = new Set(all.map((g) => g.game_id));
       // The API sorts by urgency; "your turn" first is the one order this screen promises.
-      const games = [...body.games].sort((a, b) => Number(b.your_turn) - Number(a.your_turn));
+      const games = all.sort((a, b) => Number(b.your_turn) - Number(a.your_turn));
       replace(
         mine,
         games.length

@@ -19,7 +19,8 @@ from botocore.exceptions import ConnectionError as BotocoreConnectionError
 from app import aws_clients
 from app.due_index import shard_of
 from app.errors import StoreUnavailable, VersionConflict
-from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
+from app.records import GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer, Visibility
+from app.store import FINISHED_PREFIX, finished_key
 from dixit.state import GameState, Phase, RoundResult
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ LOBBY = "LOBBY"
 INDEX = "gsi1"  # public lobbies, keys only
 DUE_INDEX = "due"  # app.due_index, keys only
 _BATCH_GET_LIMIT = 100
+_BATCH_WRITE_LIMIT = 25
 IDEMPOTENCY_PK = "IDEMPOTENCY"
 
 # Error codes that mean "not now" rather than "not this": the request was refused or lost, not judged.
@@ -93,6 +95,26 @@ def _membership_key(player_id: str, game_id: str) -> dict[str, Any]:
     return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"GAME#{game_id}"}}
 
 
+def _finished_membership_key(entry: Membership) -> dict[str, Any]:
+    return {"pk": {"S": f"PLAYER#{entry.player_id}"}, "sk": {"S": FINISHED_PREFIX + finished_key(entry)}}
+
+
+def _entry_attributes(entry: Membership) -> dict[str, Any]:
+    return {
+        "game_id": {"S": entry.game_id},
+        "entry": {"S": entry.to_json()},
+        "entry_version": {"N": str(entry.version)},
+    }
+
+
+def _membership_from_item(item: dict[str, Any]) -> Membership | None:
+    if "entry" not in item:
+        return None
+    player_id = item["pk"]["S"].removeprefix("PLAYER#")
+    version = int(item.get("entry_version", {}).get("N", "0"))
+    return Membership.from_json(player_id, item["game_id"]["S"], item["entry"]["S"], version)
+
+
 def _game_item(record: GameRecord) -> dict[str, Any]:
     state = record.state
     item: dict[str, Any] = {
@@ -107,6 +129,10 @@ def _game_item(record: GameRecord) -> dict[str, Any]:
     }
     if record.recent_requests:
         item["requests"] = {"S": " ".join(record.recent_requests)}
+    # Read by projection for conditional GETs (game_stamp): who may see the game, without its state.
+    member_ids = [p.player_id for p in state.players]
+    if member_ids:
+        item["members"] = {"SS": member_ids}
     # Both indexes are sparse and keys only, so a move that leaves their keys alone costs them nothing.
     if state.phase is Phase.LOBBY and record.visibility is Visibility.PUBLIC:
         item["gsi1pk"] = {"S": LOBBY}
@@ -238,8 +264,16 @@ class DynamoGameStore(TableAdapter):
         return None if item is None else _game_from_item(item)
 
     @_faults_are_unavailable
-    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
+    def create_game(
+        self,
+        record: GameRecord,
+        *,
+        answer: StoredAnswer | None = None,
+        memberships: Sequence[Membership] = (),
+    ) -> None:
         """Write a new game and its host's membership (and a keyed request's answer) in one transaction."""
+        host = record.state.host_id
+        entry = next((m for m in memberships if m.player_id == host), None)
         items: list[Any] = [
             {
                 "Put": {
@@ -248,7 +282,7 @@ class DynamoGameStore(TableAdapter):
                     "ConditionExpression": "attribute_not_exists(pk)",
                 }
             },
-            {"Put": self._membership_put(record.state.host_id, record)},
+            {"Put": self._membership_put(host, record, entry)},
         ]
         if answer is not None:
             items.append({"Put": _answer_put(self.table_name, answer, _epoch(record.updated_at))})
@@ -270,6 +304,7 @@ class DynamoGameStore(TableAdapter):
         finished_round: RoundResult | None = None,
         expected_due_at: int | Literal["unchanged"] | None = "unchanged",
         answer: StoredAnswer | None = None,
+        memberships: Sequence[Membership] = (),
     ) -> None:
         """Write the new state only if the stored version is still `expected_version`.
 
@@ -290,7 +325,12 @@ class DynamoGameStore(TableAdapter):
             "ConditionExpression": f"version = :expected AND {due_condition}",
             "ExpressionAttributeValues": values,
         }
-        extras: list[dict[str, Any]] = [{"Put": self._membership_put(pid, record)} for pid in joined]
+        # Only the players this write seats: their entries go in with their membership items. Every
+        # later change to an entry comes from the stream (app.inbox.refresh), off the move path.
+        entries = {m.player_id: m for m in memberships}
+        extras: list[dict[str, Any]] = [
+            {"Put": self._membership_put(pid, record, entries.get(pid))} for pid in joined
+        ]
         extras += [
             {"Delete": {"TableName": self.table_name, "Key": _membership_key(pid, record.game_id)}}
             for pid in left
@@ -321,15 +361,62 @@ class DynamoGameStore(TableAdapter):
                 raise
             raise VersionConflict(_current_version(error)) from None
 
-    def _membership_put(self, player_id: str, record: GameRecord) -> dict[str, Any]:
+    def _membership_put(self, player_id: str, record: GameRecord, entry: Membership | None) -> dict[str, Any]:
+        item = {
+            **_membership_key(player_id, record.game_id),
+            "game_id": {"S": record.game_id},
+            "joined_at": {"S": record.updated_at},
+        }
         return {
             "TableName": self.table_name,
-            "Item": {
-                **_membership_key(player_id, record.game_id),
-                "game_id": {"S": record.game_id},
-                "joined_at": {"S": record.updated_at},
-            },
+            "Item": item if entry is None else {**item, **_entry_attributes(entry)},
         }
+
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        """Write each entry over an older one: never over a newer one, never for a member who left.
+
+        One conditional UpdateItem per entry (1 WCU: entries stay under 1 KB up to 8 players), outside
+        any transaction; a lost condition is the stream replaying or overtaking itself, and is skipped.
+        """
+        written = 0
+        for entry in entries:
+            try:
+                self.client.update_item(
+                    TableName=self.table_name,
+                    Key=_membership_key(entry.player_id, entry.game_id),
+                    UpdateExpression="SET entry = :entry, entry_version = :version",
+                    ConditionExpression=(
+                        "attribute_exists(pk) AND "
+                        "(attribute_not_exists(entry_version) OR entry_version < :version)"
+                    ),
+                    ExpressionAttributeValues={
+                        ":entry": {"S": entry.to_json()},
+                        ":version": {"N": str(entry.version)},
+                    },
+                )
+            except ClientError as error:
+                if not _is_conditional_failure(error):
+                    raise
+                continue
+            written += 1
+        return written
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        """Each finished entry into its player's history, and out of the range the inbox reads.
+
+        Plain writes: a finished game never changes again, so a replay writes the same items.
+        """
+        requests: list[Any] = []
+        for entry in entries:
+            requests.append(
+                {"PutRequest": {"Item": {**_finished_membership_key(entry), **_entry_attributes(entry)}}}
+            )
+            requests.append({"DeleteRequest": {"Key": _membership_key(entry.player_id, entry.game_id)}})
+        for start in range(0, len(requests), _BATCH_WRITE_LIMIT):
+            pending: dict[str, Any] = {self.table_name: requests[start : start + _BATCH_WRITE_LIMIT]}
+            while pending:
+                response = self.client.batch_write_item(RequestItems=pending)
+                pending = dict(response.get("UnprocessedItems") or {})
 
     def _round_put(self, game_id: str, result: RoundResult) -> dict[str, Any]:
         return {
@@ -341,6 +428,50 @@ class DynamoGameStore(TableAdapter):
             },
             "ConditionExpression": "attribute_not_exists(pk)",
         }
+
+    @_faults_are_unavailable
+    def game_stamp(self, game_id: str) -> GameStamp | None:
+        # A projection costs the same read units as the whole item (DynamoDB bills the item's size), but
+        # the game item stays under 4 KB, so this is 1 RCU, and the state is neither sent nor parsed.
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key=_game_key(game_id),
+            ConsistentRead=True,
+            ProjectionExpression="version, visibility, members",
+        ).get("Item")
+        if item is None:
+            return None
+        members = item.get("members", {}).get("SS", [])
+        return GameStamp(int(item["version"]["N"]), Visibility(item["visibility"]["S"]), frozenset(members))
+
+    @_faults_are_unavailable
+    def active_memberships(self, player_id: str) -> list[Membership]:
+        items = self._query(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": "GAME#"}},
+        )
+        return [m for m in map(_membership_from_item, items) if m is not None]
+
+    @_faults_are_unavailable
+    def finished_memberships(
+        self, player_id: str, limit: int, after: str | None
+    ) -> tuple[list[Membership], str | None]:
+        pk = {"S": f"PLAYER#{player_id}"}
+        kwargs: dict[str, Any] = {}
+        if after is not None:
+            kwargs["ExclusiveStartKey"] = {"pk": pk, "sk": {"S": FINISHED_PREFIX + after}}
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": pk, ":prefix": {"S": FINISHED_PREFIX}},
+            ScanIndexForward=False,
+            Limit=limit + 1,  # one more than the page: a next page is promised only when it exists
+            **kwargs,
+        )
+        entries = [m for m in map(_membership_from_item, response.get("Items", [])) if m is not None]
+        if len(entries) <= limit:
+            return entries, None
+        return entries[:limit], finished_key(entries[limit - 1])
 
     @_faults_are_unavailable
     def get_answer(self, key_id: str, *, now: int) -> StoredAnswer | None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from app import due_index
+from app import inbox as inbox_entries
 from app.custom_decks import custom_decks_for_game
 from app.errors import (
     AppError,
@@ -26,14 +27,13 @@ from app.errors import (
     VersionConflict,
 )
 from app.idempotency import RequestKey
-from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
+from app.records import GameRecord, GameStamp, InboxPage, PlayerRecord, StoredAnswer, Visibility
 from app.services import Services
 from app.telemetry import count, logger
 from dixit import engine
 from dixit.moves import Move
 from dixit.settings import Settings
-from dixit.state import Phase, RoundResult
-from dixit.views import waiting_for
+from dixit.state import RoundResult
 
 OPEN_GAMES_LIMIT = 50
 # How many request ids a game item remembers. A request whose answer was lost looks for its id at once,
@@ -138,7 +138,9 @@ def create_game(
     record.due_at = due_index.at_creation(state, visibility, services.now_epoch())
     body, answer = _stored_answer(services, key, present, record)
     try:
-        services.store.create_game(record, answer=answer)
+        services.store.create_game(
+            record, answer=answer, memberships=inbox_entries.seated_entries(record, [state.host_id])
+        )
     except (VersionConflict, StoreUnavailable) as failed:
         # Did it land after all (an answer lost in transit, then a retry refused as a duplicate)?
         landed = services.store.load_game(record.game_id)
@@ -169,9 +171,25 @@ def visible_game(services: Services, viewer: PlayerRecord, game_id: str) -> Game
     return record
 
 
-def list_rounds(services: Services, viewer: PlayerRecord, game_id: str) -> list[RoundResult]:
-    visible_game(services, viewer, game_id)
-    return services.store.list_rounds(game_id)
+def game_stamp(services: Services, viewer: PlayerRecord, game_id: str) -> GameStamp | None:
+    """The game's version if the viewer may look at it, read without its state; None otherwise.
+
+    None sends the caller down the full read, which says why (not found, private).
+    """
+    stamp = services.store.game_stamp(game_id)
+    if stamp is None:
+        return None
+    if viewer.player_id not in stamp.member_ids and stamp.visibility is Visibility.PRIVATE:
+        return None
+    return stamp
+
+
+def list_rounds(
+    services: Services, viewer: PlayerRecord, game_id: str
+) -> tuple[GameRecord, list[RoundResult]]:
+    """The finished rounds, with the game they belong to (it names the players they mention)."""
+    record = visible_game(services, viewer, game_id)
+    return record, services.store.list_rounds(game_id)
 
 
 def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
@@ -267,6 +285,7 @@ def _apply(
                 left=applied.left,
                 finished_round=applied.finished_round,
                 answer=answer,
+                memberships=inbox_entries.seated_entries(updated, applied.joined),
             )
         except VersionConflict as conflict:
             count("ConflictsRetried")
@@ -319,35 +338,15 @@ def _check_invite(record: GameRecord, invite_code: str | None) -> None:
         raise Forbidden("bad_invite_code", "that invite code does not open this game")
 
 
-@dataclass(frozen=True, slots=True)
-class InboxEntry:
-    record: GameRecord
-    your_turn: bool
+def inbox(services: Services, player: PlayerRecord) -> InboxPage:
+    """The player's unfinished games, most urgent first: one query on their memberships, bounded by
+    how many games they are in now, never by how many they ever played."""
+    return InboxPage(inbox_entries.most_urgent_first(services.store.active_memberships(player.player_id)))
 
 
-_PHASE_ORDER = {
-    Phase.STORYTELLING: 0,
-    Phase.SUBMITTING: 0,
-    Phase.VOTING: 0,
-    Phase.LOBBY: 1,
-    Phase.FINISHED: 2,
-}
-
-
-def inbox(services: Services, player: PlayerRecord) -> list[InboxEntry]:
-    """The player's games, most urgent first: their turn, oldest wait first; then lobbies; then finished."""
-    entries = [
-        InboxEntry(record, _is_their_turn(record, player.player_id))
-        for record in services.store.games_of(player.player_id)
-    ]
-    return sorted(
-        entries,
-        key=lambda e: (not e.your_turn, _PHASE_ORDER[e.record.state.phase], e.record.updated_at),
+def finished_games(services: Services, player: PlayerRecord, cursor: str | None = None) -> InboxPage:
+    """One page of the player's finished games, newest first."""
+    page, last = services.store.finished_memberships(
+        player.player_id, inbox_entries.FINISHED_PAGE, inbox_entries.decode_cursor(cursor)
     )
-
-
-def _is_their_turn(record: GameRecord, player_id: str) -> bool:
-    state = record.state
-    if state.phase is Phase.LOBBY:
-        return state.host_id == player_id and len(state.players) >= 3
-    return player_id in waiting_for(state)
+    return InboxPage(page, inbox_entries.encode_cursor(last))

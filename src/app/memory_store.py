@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from app.due_index import shard_of
 from app.errors import VersionConflict
-from app.records import GameRecord, PlayerRecord, StoredAnswer
-from app.store import due_entry, lobby_key
-from dixit.state import GameState, RoundResult
+from app.records import GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer
+from app.store import due_entry, finished_key, lobby_key
+from dixit.state import GameState, Phase, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,9 @@ class MemoryGameStore:
         self._players: dict[str, PlayerRecord] = {}
         self._games: dict[str, _StoredGame] = {}
         self._members: dict[str, set[str]] = {}  # player id -> game ids
+        # player id -> game id -> inbox entry; finished ones move to _history under their finished_key
+        self._entries: dict[str, dict[str, Membership]] = {}
+        self._history: dict[str, dict[str, Membership]] = {}
         self._rounds: dict[str, dict[int, RoundResult]] = {}
         self._answers: dict[str, StoredAnswer] = {}
 
@@ -63,7 +66,13 @@ class MemoryGameStore:
         stored = self._games.get(game_id)
         return None if stored is None else stored.load()
 
-    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
+    def create_game(
+        self,
+        record: GameRecord,
+        *,
+        answer: StoredAnswer | None = None,
+        memberships: Sequence[Membership] = (),
+    ) -> None:
         with self._lock:
             if record.game_id in self._games:
                 raise VersionConflict(self._games[record.game_id].version)
@@ -71,6 +80,49 @@ class MemoryGameStore:
             self._put(record)
             self._keep(answer)
             self._members.setdefault(record.state.host_id, set()).add(record.game_id)
+            self._write_entries(record.game_id, memberships)
+
+    def game_stamp(self, game_id: str) -> GameStamp | None:
+        stored = self._games.get(game_id)
+        if stored is None:
+            return None
+        members = frozenset(p.player_id for p in stored.load().state.players)
+        return GameStamp(stored.version, stored.record.visibility, members)
+
+    def active_memberships(self, player_id: str) -> list[Membership]:
+        return list(self._entries.get(player_id, {}).values())
+
+    def finished_memberships(
+        self, player_id: str, limit: int, after: str | None
+    ) -> tuple[list[Membership], str | None]:
+        history = self._history.get(player_id, {})
+        keys = sorted((k for k in history if after is None or k < after), reverse=True)
+        page = [history[k] for k in keys[:limit]]
+        return page, (finished_key(page[-1]) if len(keys) > limit else None)
+
+    def _write_entries(self, game_id: str, memberships: Sequence[Membership]) -> None:
+        for entry in memberships:
+            self._entries.setdefault(entry.player_id, {})[game_id] = entry
+
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        written = 0
+        with self._lock:
+            for entry in entries:
+                if entry.game_id not in self._members.get(entry.player_id, set()):
+                    continue  # left, or filed as finished: like the table's attribute_exists(pk)
+                mine = self._entries.setdefault(entry.player_id, {})
+                stored = mine.get(entry.game_id)
+                if stored is None or stored.version < entry.version:
+                    mine[entry.game_id] = entry
+                    written += 1
+        return written
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        with self._lock:
+            for entry in entries:
+                self._members.get(entry.player_id, set()).discard(entry.game_id)
+                self._entries.get(entry.player_id, {}).pop(entry.game_id, None)
+                self._history.setdefault(entry.player_id, {})[finished_key(entry)] = entry
 
     def save_game(
         self,
@@ -82,6 +134,7 @@ class MemoryGameStore:
         finished_round: RoundResult | None = None,
         expected_due_at: int | Literal["unchanged"] | None = "unchanged",
         answer: StoredAnswer | None = None,
+        memberships: Sequence[Membership] = (),
     ) -> None:
         expected_due = record.due_at if expected_due_at == "unchanged" else expected_due_at
         with self._lock:
@@ -100,6 +153,8 @@ class MemoryGameStore:
                 self._members.setdefault(player_id, set()).add(record.game_id)
             for player_id in left:
                 self._members.get(player_id, set()).discard(record.game_id)
+                self._entries.get(player_id, {}).pop(record.game_id, None)
+            self._write_entries(record.game_id, memberships)
             if finished_round is not None:
                 rounds[finished_round.number] = finished_round
 
@@ -132,7 +187,8 @@ class MemoryGameStore:
         return [stored.load() for _, stored in sorted(lobbies, key=lambda e: e[0], reverse=True)[:limit]]
 
     def games_of(self, player_id: str) -> list[GameRecord]:
-        return [self._games[g].load() for g in sorted(self._members.get(player_id, ()))]
+        records = [self._games[g].load() for g in sorted(self._members.get(player_id, ()))]
+        return [r for r in records if r.state.phase is not Phase.FINISHED]
 
     def due_page(
         self, shard: str, now: int, *, limit: int, start: dict[str, Any] | None = None

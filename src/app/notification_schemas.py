@@ -2,41 +2,48 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from app.notifier import Platform
-from app.schemas import Request
+from app.schemas import GAME_ID, PLAYER_ID, STAMP, Request, doc
 
 DEVICE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 
 
 class RegisterDevice(Request):
     # Lax for the enum: JSON has none, so the string is what a client sends.
-    platform: Platform = Field(strict=False, examples=["fcm"])
+    platform: Platform = doc(
+        "Which push service the token belongs to: apns, apns_sandbox or fcm", "fcm", strict=False
+    )
     # Platform tokens are printable ASCII (hex for APNs); anything else could not reach SNS intact.
-    push_token: str = Field(min_length=1, max_length=4096, pattern=r"^[!-~]+$", examples=["fcm-token-123"])
+    push_token: str = doc(
+        "The token the phone's push service gave the app", "fcm-token-123", min_length=1, max_length=4096,
+        pattern=r"^[!-~]+$",
+    )  # fmt: skip
 
 
 class DeviceOut(BaseModel):
-    device_id: str
-    platform: Platform
-    registered_at: str
+    device_id: str = doc("The id the client chose for this device", "phone-1")
+    platform: Platform = doc("Its push service", "fcm")
+    registered_at: str = doc("When the token was last registered", STAMP)
 
 
 class Devices(BaseModel):
-    devices: list[DeviceOut]
+    devices: list[DeviceOut] = doc(
+        "The caller's devices", [{"device_id": "phone-1", "platform": "fcm", "registered_at": STAMP}]
+    )
 
 
 class SetMuted(Request):
-    muted: bool
+    muted: bool = doc("true: no notifications; false: notifications again", True)
 
 
 class MutedOut(BaseModel):
-    muted: bool
-    game_id: str | None = Field(default=None, description="Set when the mute is for one game")
+    muted: bool = doc("Whether notifications are muted now", True)
+    game_id: str | None = doc("Set when the mute is for one game", GAME_ID, default=None)
 
 
 class NudgeOut(BaseModel):
-    game_id: str
-    nudged: list[str] = Field(description="The players the game waits on, who were reminded")
-    next_nudge_at: str = Field(description="When this game can be nudged again")
+    game_id: str = doc("The game nudged", GAME_ID)
+    nudged: list[str] = doc("The players the game waits on, who were reminded", [PLAYER_ID])
+    next_nudge_at: str = doc("When this game can be nudged again", STAMP)

@@ -1,12 +1,17 @@
-"""Turning records and rule views into the public JSON shapes (adding image links on the way out)."""
+"""Turning records and rule views into the public JSON shapes (adding names and image links on the way out).
+
+Deadlines leave the core as epoch seconds and the API as ISO-8601 UTC strings ending in `Z`.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
 
 from app.card_images import CardImages
 from app.custom_decks import NewDeck
 from app.deck_store import CardStatus, DeckRecord
-from app.games import InboxEntry
-from app.records import GameRecord
+from app.records import GameRecord, Membership
 from app.schemas import (
     Card,
     CardResultOut,
@@ -16,26 +21,39 @@ from app.schemas import (
     GameOut,
     InboxGame,
     OpenGameOut,
+    OwesOut,
     RoundOut,
     RoundResultOut,
     SeatOut,
     SettingsOut,
     UploadForm,
+    VoterOut,
+    WaitingOut,
     YouOut,
 )
 from dixit.cards import Deck
-from dixit.state import RoundResult
-from dixit.views import view_for, waiting_for
+from dixit.state import GameState, RoundResult
+from dixit.views import Owed, view_for
+
+
+def iso(epoch_seconds: int) -> str:
+    return datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def cards(images: CardImages, card_ids: tuple[str, ...] | list[str]) -> list[Card]:
     return [Card(card_id=c, image_url=images.url_for(c)) for c in card_ids]
 
 
-def round_result(result: RoundResult, images: CardImages) -> RoundResultOut:
+def names_in(state: GameState) -> dict[str, str]:
+    return {p.player_id: p.name for p in state.players}
+
+
+def round_result(result: RoundResult, names: Mapping[str, str], images: CardImages) -> RoundResultOut:
+    """A reveal, with every player it mentions named (an unknown id, which cannot happen, shows as '')."""
     return RoundResultOut(
         number=result.number,
         storyteller_id=result.storyteller_id,
+        storyteller_name=names.get(result.storyteller_id, ""),
         clue=result.clue,
         storyteller_card=result.storyteller_card,
         cards=[
@@ -43,7 +61,9 @@ def round_result(result: RoundResult, images: CardImages) -> RoundResultOut:
                 card_id=c.card_id,
                 image_url=images.url_for(c.card_id),
                 owner_id=c.owner_id,
+                owner_name=names.get(c.owner_id, ""),
                 voter_ids=list(c.voter_ids),
+                voters=[VoterOut(player_id=v, name=names.get(v, "")) for v in c.voter_ids],
             )
             for c in result.cards
         ],
@@ -51,14 +71,23 @@ def round_result(result: RoundResult, images: CardImages) -> RoundResultOut:
     )
 
 
+def _owes(owed: Owed | None) -> OwesOut | None:
+    if owed is None:
+        return None
+    return OwesOut(
+        move=owed.move.value, count=owed.count, counts=list(owed.counts), deadline=iso(owed.deadline)
+    )
+
+
 def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameOut:
     view = view_for(record.state, viewer_id)
     settings = view.settings
+    names = names_in(record.state)
+    rnd = view.round
     return GameOut(
         game_id=view.game_id,
         version=view.version,
         phase=view.phase,
-        rules=settings.rules.value,
         settings=SettingsOut(
             rules=settings.rules.value,
             decks=list(settings.decks),
@@ -71,17 +100,27 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         host_id=view.host_id,
         invite_code=record.invite_code if view.you is not None else None,
         players=[
-            SeatOut(player_id=p.player_id, name=p.name, score=p.score, hand_size=p.hand_size)
+            SeatOut(player_id=p.player_id, name=p.name, score=p.score, hand_size=p.hand_size, away=p.away)
             for p in view.players
         ],
+        your_turn=view.your_turn,
         round=None
-        if view.round is None
+        if rnd is None
         else RoundOut(
-            number=view.round.number,
-            storyteller_id=view.round.storyteller_id,
-            clue=view.round.clue,
-            table=cards(images, view.round.table),
-            waiting_for=list(view.round.waiting_for),
+            number=rnd.number,
+            storyteller_id=rnd.storyteller_id,
+            storyteller_name=names.get(rnd.storyteller_id, ""),
+            clue=rnd.clue,
+            table=cards(images, rnd.table),
+            waiting_for=list(rnd.waiting_for),
+            waiting=[
+                WaitingOut(player_id=w.player_id, name=w.name, move=w.move.value, deadline=iso(w.deadline))
+                for w in rnd.waiting
+            ],
+            deadline=None if rnd.deadline is None else iso(rnd.deadline),
+            cards_to_submit=rnd.cards_to_submit,
+            votes_allowed=list(rnd.votes_allowed),
+            sitting_out=list(rnd.sitting_out),
         ),
         you=None
         if view.you is None
@@ -90,10 +129,12 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
             hand=cards(images, view.you.hand),
             submitted=list(view.you.submitted),
             votes=list(view.you.votes),
+            owes=_owes(view.you.owes),
+            away=view.you.away,
         ),
-        last_round=None if view.last_round is None else round_result(view.last_round, images),
+        last_round=None if view.last_round is None else round_result(view.last_round, names, images),
         winners=list(view.winners),
-        end_reason=record.state.end_reason,
+        end_reason=view.end_reason,
         created_at=record.created_at,
         updated_at=record.updated_at,
     )
@@ -105,22 +146,29 @@ def open_game(record: GameRecord) -> OpenGameOut:
         game_id=state.game_id,
         rules=state.settings.rules.value,
         host_id=state.host_id,
-        players=[p.name for p in state.players],
+        player_count=len(state.players),
+        player_names=[p.name for p in state.players],
         max_players=state.settings.max_players,
         created_at=record.created_at,
     )
 
 
-def inbox_game(entry: InboxEntry) -> InboxGame:
-    state = entry.record.state
+def inbox_game(entry: Membership) -> InboxGame:
     return InboxGame(
-        game_id=state.game_id,
-        phase=state.phase,
+        game_id=entry.game_id,
+        phase=entry.phase,
         your_turn=entry.your_turn,
-        round_number=None if state.round is None else state.round.number,
-        waiting_for=list(waiting_for(state)),
-        players=len(state.players),
-        updated_at=entry.record.updated_at,
+        deadline=None if entry.deadline is None else iso(entry.deadline),
+        round_number=entry.round_number,
+        waiting_for=[w.player_id for w in entry.waiting],
+        waiting=[
+            WaitingOut(player_id=w.player_id, name=w.name, move=w.move, deadline=iso(w.deadline))  # type: ignore[arg-type]
+            for w in entry.waiting
+        ],
+        player_count=entry.player_count,
+        end_reason=entry.end_reason,
+        updated_at=entry.updated_at,
+        version=entry.version,
     )
 
 

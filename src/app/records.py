@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from dixit.state import GameState
+from dixit.state import EndReason, GameState, Phase
 
 
 class Visibility(StrEnum):
@@ -56,3 +57,88 @@ class StoredAnswer:
     fingerprint: str  # a hash of the request body: the same key with another body is refused
     payload: bytes  # the answer, compact and without image links (app.idempotency)
     expires_at: int  # epoch seconds; an expired answer is forgotten even before DynamoDB's TTL sweeps it
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A player a game waits on, as an inbox entry names them."""
+
+    player_id: str
+    name: str
+    move: str
+    deadline: int  # epoch seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Membership:
+    """One player's inbox entry for one game: everything the inbox shows, so it never reads the game.
+
+    The move that seats a player writes their first entry; after that the table's stream consumer
+    (handlers.notify, through app.inbox.refresh) rewrites it, never with an older `version`.
+    """
+
+    player_id: str
+    game_id: str
+    phase: Phase
+    your_turn: bool
+    deadline: int | None  # when the move this player owes times out (epoch seconds)
+    round_number: int | None
+    waiting: tuple[Waiting, ...]
+    player_count: int
+    end_reason: EndReason | None
+    updated_at: str
+    version: int = 0  # the game version this entry shows
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    def same_entry(self, other: Membership | None) -> bool:
+        """Whether `other` shows the same thing (the time and version it was written at aside)."""
+        return other is not None and replace(other, updated_at=self.updated_at, version=self.version) == self
+
+    def to_json(self) -> str:
+        data = {
+            "phase": self.phase.value,
+            "your_turn": self.your_turn,
+            "deadline": self.deadline,
+            "round": self.round_number,
+            "waiting": [[w.player_id, w.name, w.move, w.deadline] for w in self.waiting],
+            "players": self.player_count,
+            "end": None if self.end_reason is None else self.end_reason.value,
+            "updated_at": self.updated_at,
+        }
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, player_id: str, game_id: str, text: str, version: int = 0) -> Membership:
+        data = json.loads(text)
+        return cls(
+            player_id=player_id,
+            game_id=game_id,
+            phase=Phase(data["phase"]),
+            your_turn=data["your_turn"],
+            deadline=data["deadline"],
+            round_number=data["round"],
+            waiting=tuple(Waiting(*w) for w in data["waiting"]),
+            player_count=data["players"],
+            end_reason=None if data["end"] is None else EndReason(data["end"]),
+            updated_at=data["updated_at"],
+            version=version,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameStamp:
+    """What a conditional GET needs to answer 304: read from the game item by projection, never the state."""
+
+    version: int
+    visibility: Visibility
+    member_ids: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class InboxPage:
+    entries: list[Membership]
+    # Opaque: where the next page of finished games starts; None at the end.
+    next_cursor: str | None = None

@@ -1,8 +1,12 @@
-"""The public JSON contract: request and response bodies, snake_case, as third-party clients see them."""
+"""The public JSON contract: request and response bodies, snake_case, as third-party clients see them.
+
+Every property carries a description and an example (a test walks openapi.json for both). One meaning per
+field name across every response; times are ISO-8601 UTC strings (`deadline`s end in `Z`).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
@@ -23,6 +27,20 @@ from dixit.limits import (
 )
 from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
 from dixit.state import EndReason, Phase
+
+PLAYER_ID = "p_3f9a1c2b4d5e6f70"
+OTHER_ID = "p_8e7d6c5b4a392817"
+GAME_ID = "g_5d41402abc4b2a76"
+CARD_ID = "base-017"
+IMAGE_URL = "https://dixit-cards.s3.amazonaws.com/cards/base/base-017.png?X-Amz-Signature=…"
+STAMP = "2026-11-30T09:30:00.000+00:00"
+DEADLINE = "2026-12-02T09:30:00Z"
+
+
+def doc(description: str, example: Any, **kwargs: Any) -> Any:
+    """A documented field: what it means, and one value it could hold."""
+    return Field(description=description, examples=[example], **kwargs)
+
 
 # Player-typed text: at least one visible character, and none of the control, bidi-override or isolate
 # characters the rules refuse (unassigned code points and the UTF-8 byte limit are the rules' alone).
@@ -67,12 +85,16 @@ class Request(BaseModel):
 class Problem(BaseModel):
     """RFC 9457 problem details, with a stable machine-readable `code`."""
 
-    type: str = "about:blank"
-    title: str
-    status: int
-    detail: str
-    code: str
-    errors: list[dict[str, object]] | None = None
+    type: str = doc("A URI naming the problem type", "about:blank", default="about:blank")
+    title: str = doc("The HTTP status phrase", "Conflict")
+    status: int = doc("The HTTP status code", 409)
+    detail: str = doc("What went wrong, in words a player can read", "it is not your turn to vote")
+    code: str = doc("Stable machine-readable code", "wrong_phase")
+    errors: list[dict[str, object]] | None = doc(
+        "For malformed input: each invalid field",
+        [{"loc": ["body", "clue"], "msg": "too long"}],
+        default=None,
+    )
 
 
 class CreatePlayer(Request):
@@ -81,20 +103,20 @@ class CreatePlayer(Request):
         max_length=MAX_NAME_LENGTH,
         pattern=TEXT_PATTERN,
         examples=["Ada"],
-        description=f"Shown to other players; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned "
+        description=f"The name other players see; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned "
         "code points",
     )
 
 
 class PlayerCreated(BaseModel):
-    player_id: str
-    name: str
-    token: str = Field(description="Bearer token; shown only in this response")
+    player_id: str = doc("Your player id", PLAYER_ID)
+    name: str = doc("Your name as others see it", "Ada")
+    token: str = doc("Bearer token; shown only in this response", "dxt_kq3…")
 
 
 class PlayerOut(BaseModel):
-    player_id: str
-    name: str
+    player_id: str = doc("Your player id", PLAYER_ID)
+    name: str = doc("Your name as others see it", "Ada")
 
 
 # An official deck, or a custom deck's id: the schema lists the one and states the other's form, and the
@@ -117,17 +139,25 @@ class _GameSettings(Request):
         description="Decks to deal from, each once: official decks by name, your own ready decks by id "
         "(default: base)",
     )
-    target_score: TargetScore | None = Field(default=None, examples=[30])
+    target_score: TargetScore | None = Field(
+        default=None, examples=[30], description="The score that ends the game (default: 30)"
+    )
     move_timeout_hours: TimeoutHours = Field(
         default=DEFAULT_MOVE_TIMEOUT_HOURS,
         examples=[48],
         description="How long each owed move may take before the timeout policy applies",
     )
     # Lax for the enums: JSON has none, so the string is what a client sends.
-    visibility: Visibility = Field(default=Visibility.PUBLIC, strict=False)
+    visibility: Visibility = Field(
+        default=Visibility.PUBLIC,
+        strict=False,
+        examples=["public"],
+        description="public: listed and open to anyone; private: an invite_code is needed",
+    )
     timeout_policy: TimeoutPolicy = Field(
         default=TimeoutPolicy.SKIP,
         strict=False,
+        examples=["skip"],
         description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
     )
 
@@ -135,7 +165,9 @@ class _GameSettings(Request):
 class CreateClassicGame(_GameSettings):
     """Classic rules (the default): 3 to 6 seats."""
 
-    rules: Literal["classic"] = "classic"
+    rules: Literal["classic"] = doc(
+        "classic (3 to 6 players) or odyssey (up to 12)", "classic", default="classic"
+    )
     max_players: SeatsClassic | None = Field(
         default=None,
         examples=[6],
@@ -146,7 +178,7 @@ class CreateClassicGame(_GameSettings):
 class CreateOdysseyGame(_GameSettings):
     """Odyssey rules: 3 to 12 seats."""
 
-    rules: Literal["odyssey"]
+    rules: Literal["odyssey"] = doc("classic (3 to 6 players) or odyssey (up to 12)", "odyssey")
     max_players: SeatsOdyssey | None = Field(
         default=None,
         examples=[12],
@@ -159,11 +191,11 @@ CreateGame = CreateClassicGame | CreateOdysseyGame
 
 
 class JoinGame(Request):
-    invite_code: str | None = Field(default=None, max_length=64)
+    invite_code: str | None = doc("Required to join a private game", "Zx8_q1", default=None, max_length=64)
 
 
 class GiveClue(Request):
-    card_id: CardId
+    card_id: CardId = doc("A card from your hand", CARD_ID)
     clue: str = Field(
         min_length=1,
         max_length=MAX_CLUE_LENGTH,
@@ -174,124 +206,193 @@ class GiveClue(Request):
 
 
 class ChooseCards(Request):
-    card_ids: list[CardId] = Field(min_length=1, max_length=12, examples=[["base-042"]])
+    card_ids: list[CardId] = Field(
+        min_length=1,
+        max_length=12,
+        examples=[["base-042"]],
+        description="The cards: from your hand to submit, from the table to vote",
+    )
 
 
 class Card(BaseModel):
-    card_id: str
-    image_url: str | None
+    card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
+    image_url: str | None = doc(
+        "Presigned image link (expires); null when images are not configured", IMAGE_URL
+    )
 
 
 class SettingsOut(BaseModel):
-    rules: str
-    decks: list[str]
-    max_players: int
-    target_score: int
-    move_timeout_hours: int
-    timeout_policy: TimeoutPolicy
+    rules: str = doc("classic or odyssey", "classic")
+    decks: list[str] = doc("The decks in play", ["base"])
+    max_players: int = doc("Seats", 6)
+    target_score: int = doc("The score that ends the game", 30)
+    move_timeout_hours: int = doc("How long a player may take over an owed move", 48)
+    timeout_policy: TimeoutPolicy = doc(
+        "skip: a silent player is skipped at the deadline; wait: only reminded", "skip"
+    )
 
 
 class SeatOut(BaseModel):
-    player_id: str
-    name: str
-    score: int
-    hand_size: int
+    player_id: str = doc("The seated player's id", PLAYER_ID)
+    name: str = doc("The seated player's name", "Ada")
+    score: int = doc("Points so far", 7)
+    hand_size: int = doc("How many cards they hold (never which)", 6)
+    away: bool = doc("Timed out twice in a row: skipped at once until they act again", False)
+
+
+class WaitingOut(BaseModel):
+    player_id: str = doc("A player the game waits on", OTHER_ID)
+    name: str = doc("Their name", "Bob")
+    move: Literal["clue", "submit", "vote"] = doc("The move they owe", "submit")
+    deadline: str = doc("When that move times out (ISO-8601 UTC)", DEADLINE)
 
 
 class RoundOut(BaseModel):
-    number: int
-    storyteller_id: str
-    clue: str | None
-    table: list[Card] = Field(description="Empty until voting; then the fixed, shuffled order")
-    waiting_for: list[str]
+    number: int = doc("Round number, from 1", 3)
+    storyteller_id: str = doc("Who tells this round", PLAYER_ID)
+    storyteller_name: str = doc("The storyteller's name", "Ada")
+    clue: str | None = doc("The clue; null until given", "the last door")
+    table: list[Card] = doc("Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID}])
+    waiting_for: list[str] = doc("Ids of the players the game waits on, in seat order", [OTHER_ID])
+    waiting: list[WaitingOut] = doc(
+        "The players the game waits on, named, with the move each owes (never which cards)",
+        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE}],
+    )
+    deadline: str | None = doc("When the owed moves of this phase time out; null when none is owed", DEADLINE)
+    cards_to_submit: int = doc("How many cards each non-storyteller submits this round", 1)
+    votes_allowed: list[int] = doc(
+        "How many votes a voter may cast: [1], or [1, 2] in large Odyssey games", [1]
+    )
+    sitting_out: list[str] = doc("Ids of players sitting this round out (timed out submitting)", [])
+
+
+class OwesOut(BaseModel):
+    move: Literal["clue", "submit", "vote"] = doc("The move you owe", "vote")
+    count: int | None = doc("The number of cards it takes; null when you may choose (see counts)", 1)
+    counts: list[int] = doc("Every card count the move accepts", [1])
+    deadline: str = doc("When the move times out (ISO-8601 UTC)", DEADLINE)
 
 
 class YouOut(BaseModel):
-    player_id: str
-    hand: list[Card]
-    submitted: list[str]
-    votes: list[str]
+    player_id: str = doc("Your player id", PLAYER_ID)
+    hand: list[Card] = doc("Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+    submitted: list[str] = doc("Card ids you played this round", ["base-042"])
+    votes: list[str] = doc("Card ids you voted for this round", [])
+    owes: OwesOut | None = doc(
+        "The move the game waits on from you; null when none",
+        {"move": "vote", "count": 1, "counts": [1], "deadline": DEADLINE},
+    )
+    away: bool = doc("You timed out twice in a row; any move of yours brings you back", False)
+
+
+class VoterOut(BaseModel):
+    player_id: str = doc("Who voted for this card", OTHER_ID)
+    name: str = doc("Their name", "Bob")
 
 
 class CardResultOut(BaseModel):
-    card_id: str
-    image_url: str | None
-    owner_id: str
-    voter_ids: list[str]
+    card_id: str = doc("A card on the revealed table", CARD_ID)
+    image_url: str | None = doc("A short-lived link to its image; null when it has none", IMAGE_URL)
+    owner_id: str = doc("Who played it", PLAYER_ID)
+    owner_name: str = doc("Their name", "Ada")
+    voter_ids: list[str] = doc("Who voted for it", [OTHER_ID])
+    voters: list[VoterOut] = doc("Who voted for it, named", [{"player_id": OTHER_ID, "name": "Bob"}])
 
 
 class RoundResultOut(BaseModel):
-    number: int
-    storyteller_id: str
-    clue: str
-    storyteller_card: str
-    cards: list[CardResultOut]
-    points: dict[str, int]
+    number: int = doc("Round number, from 1", 3)
+    storyteller_id: str = doc("Who told", PLAYER_ID)
+    storyteller_name: str = doc("The storyteller's name", "Ada")
+    clue: str = doc("The clue", "the last door")
+    storyteller_card: str = doc("The storyteller's card", CARD_ID)
+    cards: list[CardResultOut] = doc(
+        "Every card on the table, who played it and who voted for it",
+        [{"card_id": CARD_ID, "owner_id": PLAYER_ID, "owner_name": "Ada", "voter_ids": [], "voters": []}],
+    )
+    points: dict[str, int] = doc("Points scored this round, by player id", {PLAYER_ID: 3, OTHER_ID: 0})
 
 
 class GameOut(BaseModel):
-    game_id: str
-    version: int
-    phase: Phase
-    rules: str
-    settings: SettingsOut
-    visibility: Visibility
-    host_id: str
-    invite_code: str | None = Field(description="Shown to members only")
-    players: list[SeatOut]
-    round: RoundOut | None
-    you: YouOut | None = Field(description="Null for a spectator")
-    last_round: RoundResultOut | None
-    winners: list[str]
-    end_reason: EndReason | None = Field(description="Why the game ended; null until it has")
-    created_at: str
-    updated_at: str
+    game_id: str = doc("The game's id", GAME_ID)
+    version: int = doc("Bumped by every change; the ETag carries it", 12)
+    phase: Phase = doc("Where the game is", "voting")
+    settings: SettingsOut = doc(
+        "The rules it is played by",
+        {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30,
+         "move_timeout_hours": 48, "timeout_policy": "skip"},
+    )  # fmt: skip
+    visibility: Visibility = doc("public or private", "public")
+    host_id: str = doc("Who created it (starts it)", PLAYER_ID)
+    invite_code: str | None = doc("Shown to members only", "Zx8_q1")
+    players: list[SeatOut] = doc(
+        "The seats, in order",
+        [{"player_id": PLAYER_ID, "name": "Ada", "score": 7, "hand_size": 6, "away": False}],
+    )
+    your_turn: bool = doc("The game waits on you (or, host, your full lobby can start)", True)
+    round: RoundOut | None = doc("The round in play; null in the lobby and at the end", None)
+    you: YouOut | None = doc("Your hand and what you owe; null for a spectator", None)
+    last_round: RoundResultOut | None = doc("The reveal of the last finished round; null before one", None)
+    winners: list[str] = doc("Ids of the winners once finished", [])
+    end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
+    created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
+    updated_at: str = doc("When it last changed (ISO-8601 UTC)", STAMP)
 
 
 class OpenGameOut(BaseModel):
-    game_id: str
-    rules: str
-    host_id: str
-    players: list[str]
-    max_players: int
-    created_at: str
+    game_id: str = doc("The game's id", GAME_ID)
+    rules: str = doc("classic or odyssey", "classic")
+    host_id: str = doc("Who created it", PLAYER_ID)
+    player_count: int = doc("Seats taken", 2)
+    player_names: list[str] = doc("Who is seated, in order", ["Ada", "Bob"])
+    max_players: int = doc("Seats", 6)
+    created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
 
 
 class OpenGames(BaseModel):
-    games: list[OpenGameOut]
+    games: list[OpenGameOut] = doc("Public lobbies with a free seat, newest first", [])
 
 
 class InboxGame(BaseModel):
-    game_id: str
-    phase: Phase
-    your_turn: bool
-    round_number: int | None
-    waiting_for: list[str]
-    players: int
-    updated_at: str
+    game_id: str = doc("The game's id", GAME_ID)
+    phase: Phase = doc("Where the game is", "submitting")
+    your_turn: bool = doc("The game waits on you (or, host, your full lobby can start)", True)
+    deadline: str | None = doc("When your owed move times out (ISO-8601 UTC); null if you owe none", DEADLINE)
+    round_number: int | None = doc("The round in play; null in the lobby", 3)
+    waiting_for: list[str] = doc("Ids of the players the game waits on", [OTHER_ID])
+    waiting: list[WaitingOut] = doc(
+        "The players the game waits on, named",
+        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE}],
+    )
+    player_count: int = doc("Seats taken", 4)
+    end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
+    updated_at: str = doc("When this entry last changed (ISO-8601 UTC)", STAMP)
+    version: int = doc("The game version this entry shows (GET /games/{id} is at least there)", 12)
 
 
 class Inbox(BaseModel):
-    games: list[InboxGame]
+    games: list[InboxGame] = doc("Active games, most urgent first; or finished ones, newest first", [])
+    next_cursor: str | None = doc(
+        "With ?status=finished: pass as ?cursor= for the next page; null at the end", None
+    )
 
 
 class Rounds(BaseModel):
-    rounds: list[RoundResultOut]
+    rounds: list[RoundResultOut] = doc("Every finished round, oldest first", [])
 
 
 class DeckOut(BaseModel):
-    deck_id: str
-    name: str
-    card_count: int
+    deck_id: str = doc("The deck's id", "base")
+    name: str = doc("The deck's name", "Dixit")
+    card_count: int = doc("How many cards it holds", 84)
 
 
 class Decks(BaseModel):
-    decks: list[DeckOut]
+    decks: list[DeckOut] = doc("Every deck", [{"deck_id": "base", "name": "Dixit", "card_count": 84}])
 
 
 class DeckCards(BaseModel):
-    deck_id: str
-    cards: list[Card]
+    deck_id: str = doc("The deck's id", "base")
+    cards: list[Card] = doc("Its cards with image links", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
 
 
 class CreateDeck(Request):
@@ -301,39 +402,49 @@ class CreateDeck(Request):
         max_length=MAX_NAME_LENGTH,
         pattern=TEXT_PATTERN,
         examples=["Our holiday photos"],
-        description=f"At most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned code points",
+        description=f"The deck's name; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned code points",
     )
-    card_count: CardCount = Field(examples=[24])
+    card_count: CardCount = Field(
+        examples=[24], description=f"{MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards"
+    )
 
 
 class UploadForm(BaseModel):
     """A presigned S3 POST: send `fields` and then the file (as `file`) as multipart/form-data to `url`."""
 
-    card_id: str
-    url: str
-    fields: dict[str, str]
+    card_id: str = doc("The card this form uploads", "d_5f2a9c-001")
+    url: str = doc("Where to POST the form", "https://dixit-cards.s3.amazonaws.com/")
+    fields: dict[str, str] = doc(
+        "Form fields to send before the file", {"key": "custom/d_5f2a9c/d_5f2a9c-001"}
+    )
 
 
 class DeckCreated(BaseModel):
-    deck_id: str
-    name: str
-    card_count: int
-    uploads: list[UploadForm] = Field(
-        description="One form per card; JPEG, PNG or WebP up to 5 MB, with a Content-Type of image/…"
+    deck_id: str = doc("The new deck's id", "d_5f2a9c")
+    name: str = doc("Its name", "Our holiday photos")
+    card_count: int = doc("How many cards it will hold", 24)
+    uploads: list[UploadForm] = doc(
+        "One form per card; JPEG, PNG or WebP up to 5 MB, with a Content-Type of image/…",
+        [{"card_id": "d_5f2a9c-001", "url": "https://dixit-cards.s3.amazonaws.com/", "fields": {}}],
     )
 
 
 class DeckCardStatus(BaseModel):
-    card_id: str
-    status: Literal["pending", "ready", "rejected"]
-    reason: str | None = None
-    image_url: str | None
+    card_id: str = doc("A card of the deck", "d_5f2a9c-001")
+    status: Literal["pending", "ready", "rejected"] = doc(
+        "pending: not uploaded or not checked yet; ready: playable; rejected: see reason", "ready"
+    )
+    reason: str | None = doc("Why the upload was rejected; null otherwise", None, default=None)
+    image_url: str | None = doc("A short-lived link to its image once ready; null before", IMAGE_URL)
 
 
 class DeckDetail(BaseModel):
-    deck_id: str
-    name: str
-    card_count: int
-    official: bool
-    ready: bool
-    cards: list[DeckCardStatus]
+    deck_id: str = doc("The deck's id", "d_5f2a9c")
+    name: str = doc("Its name", "Our holiday photos")
+    card_count: int = doc("How many cards it holds", 24)
+    official: bool = doc("Whether it is one of the game's own decks", False)
+    ready: bool = doc("Whether every card is ready, so that games can use it", True)
+    cards: list[DeckCardStatus] = doc(
+        "Each card and its upload status",
+        [{"card_id": "d_5f2a9c-001", "status": "ready", "image_url": IMAGE_URL}],
+    )

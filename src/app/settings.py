@@ -31,6 +31,9 @@ class AppSettings(BaseModel):
     move_attempts: int = Field(default=24, ge=1, le=100)
     # Unset: tokens live until rotated or revoked; set: a token older than this is refused (token_expired).
     token_max_age_seconds: int | None = Field(default=None, ge=60)
+    # How often a client should poll a game or the inbox (Cache-Control max-age, Retry-After). A by-mail
+    # game moves in hours, and nudges tell a player when it is their turn; README "Polling" has the cost.
+    poll_seconds: int = Field(default=3_600, ge=1, le=86_400)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

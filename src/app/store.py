@@ -5,10 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
-from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
+from app.records import GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer, Visibility
 from dixit.state import Phase, RoundResult
 
 LOBBY = "LOBBY"
+# Finished games' memberships sort under this prefix, newest first; active ones stay under "GAME#", so
+# the inbox's query reads only active games however long a player's history.
+FINISHED_PREFIX = "DONE#"
+
+
+def finished_key(entry: Membership) -> str:
+    """Where a finished game sits in its player's history: by finish time, then game id."""
+    return f"{entry.updated_at}#{entry.game_id}"
 
 
 def lobby_key(record: GameRecord) -> str | None:
@@ -37,11 +45,22 @@ class Store(Protocol):
         """The latest state (a strongly consistent read): moves are judged against it."""
         ...
 
-    def create_game(self, record: GameRecord, *, answer: StoredAnswer | None = None) -> None:
-        """The new game and its host's membership (and `answer`, for a keyed request), together.
+    def create_game(
+        self,
+        record: GameRecord,
+        *,
+        answer: StoredAnswer | None = None,
+        memberships: Sequence[Membership] = (),
+    ) -> None:
+        """The new game and its host's membership (with its inbox entry, when given, and `answer`, for a
+        keyed request), together.
 
         Raises VersionConflict when the game id or the answer's key is already taken.
         """
+        ...
+
+    def game_stamp(self, game_id: str) -> GameStamp | None:
+        """Version, visibility and members of a game, without reading its state (cheap 304s)."""
         ...
 
     def save_game(
@@ -54,13 +73,16 @@ class Store(Protocol):
         finished_round: RoundResult | None = None,
         expected_due_at: int | Literal["unchanged"] | None = "unchanged",
         answer: StoredAnswer | None = None,
+        memberships: Sequence[Membership] = (),
     ) -> None:
         """Write the game only if it is still at `expected_version`, with its memberships and reveal.
 
         The due entry must still be `expected_due_at` as well (by default the record's own): the sweep
-        moves it without a new version. All or nothing, `answer` included (its key must be free); raises
-        app.errors.VersionConflict when the race was lost, and app.errors.StoreUnavailable when the store
-        failed (then the write may or may not have landed: the game's `recent_requests` tell).
+        moves it without a new version. `memberships` are the first inbox entries of the players in
+        `joined`, written with their memberships. All or nothing, `answer` included (its key must be
+        free); raises app.errors.VersionConflict when the race was lost, and app.errors.StoreUnavailable
+        when the store failed (then the write may or may not have landed: the game's `recent_requests`
+        tell).
         """
         ...
 
@@ -78,7 +100,31 @@ class Store(Protocol):
         """Public lobbies, newest first."""
         ...
 
-    def games_of(self, player_id: str) -> list[GameRecord]: ...
+    def refresh_entries(self, entries: Sequence[Membership]) -> int:
+        """The stream consumer's write: each entry over an older one, never over a newer one, and never
+        for a player whose membership is gone. Returns how many were written."""
+        ...
+
+    def file_finished(self, entries: Sequence[Membership]) -> None:
+        """Finished games' entries into their players' histories, out of the active range."""
+        ...
+
+    def games_of(self, player_id: str) -> list[GameRecord]:
+        """The games a player is in and that are not finished (reads every game item: tests only)."""
+        ...
+
+    def active_memberships(self, player_id: str) -> list[Membership]:
+        """The inbox entries of a player's unfinished games: one query, whatever their history."""
+        ...
+
+    def finished_memberships(
+        self, player_id: str, limit: int, after: str | None
+    ) -> tuple[list[Membership], str | None]:
+        """One page of finished games, newest first, from after the `finished_key` `after`.
+
+        Returns the page and the key to continue from (None when there is no more).
+        """
+        ...
 
     def due_page(
         self, shard: str, now: int, *, limit: int, start: dict[str, Any] | None = None

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Depends, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Header
-from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse, OpenAPIResponseHeader
 from aws_lambda_powertools.event_handler.request import Request
 from pydantic import BaseModel
 
@@ -74,9 +74,10 @@ class NotModified(Exception):
     model, and a body-less 304 would fail that check and surface as a 500.
     """
 
-    def __init__(self, etag: str) -> None:
+    def __init__(self, etag: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(etag)
         self.etag = etag
+        self.headers = headers or {}
 
 
 def location(request: Request, path: str) -> str:
@@ -137,6 +138,21 @@ def game_answer(
     return body_answer(body, viewer_id, status)
 
 
+POLL_HEADERS: dict[str, OpenAPIResponseHeader] = {
+    "Cache-Control": {
+        "description": "`private, max-age=N`: poll again after N seconds (3600 by default; see README)",
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {"description": "The same interval, in seconds", "schema": {"type": "integer"}},
+}
+
+
+def poll_headers(adapters: Services) -> dict[str, str]:
+    """When to ask again: on every answer to a GET a client polls (the game, the inbox), 304s included."""
+    seconds = adapters.settings.poll_seconds
+    return {"Cache-Control": f"private, max-age={seconds}", "Retry-After": str(seconds)}
+
+
 def to_response(answer: dict[str, Any]) -> Response[Any]:
     return Response(
         status_code=answer["status"],
@@ -146,8 +162,10 @@ def to_response(answer: dict[str, Any]) -> Response[Any]:
     )
 
 
-def json_response(model: BaseModel, status: int = 200) -> Response[Any]:
-    return to_response({"status": status, "body": model.model_dump(mode="json")})
+def json_response(
+    model: BaseModel, status: int = 200, headers: dict[str, str] | None = None
+) -> Response[Any]:
+    return to_response({"status": status, "body": model.model_dump(mode="json"), "headers": headers})
 
 
 def request_key(

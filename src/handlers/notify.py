@@ -1,8 +1,10 @@
-"""The DynamoDB Streams consumer: tells players when a game starts waiting on them, or ends.
+"""The DynamoDB Streams consumer: keeps each member's inbox entry up to date, and tells players when a
+game starts waiting on them, or ends.
 
 The move path stays one conditional write; this function reads the game item's old and new images
 from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
-(ReportBatchItemFailures) so the rest of the batch is not delivered twice.
+(ReportBatchItemFailures) so the rest of the batch is not delivered twice; its retry rewrites no entry
+(each write is conditional on the entry's version) and redelivers with the same dedupe ids.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from app import inbox
 from app.delivery import Delivery
+from app.game_store import DynamoGameStore
 from app.notifications import changes
 from app.settings import get_settings
-from app.telemetry import logger, metrics
+from app.telemetry import count, logger, metrics
 from dixit.state import GameState
 
 GAME_SK = "STATE"
@@ -32,10 +36,17 @@ def record_handler(record: DynamoDBRecord) -> None:
     change = record.dynamodb
     if change is None or change.keys.get("sk") != GAME_SK:
         return  # players, memberships, rounds, devices...: the event source filter should drop these
-    notifications = changes(_state(change.old_image), _state(change.new_image))
+    old, new = _state(change.old_image), _state(change.new_image)
+    settings = get_settings()
+    updated_at = change.new_image.get("updated_at") if new is not None else None
+    # The inbox first: a failed delivery retries the record, and the entries are then written already.
+    refreshed = inbox.refresh(DynamoGameStore(settings.table_name), old, new, str(updated_at or ""))
+    if refreshed:
+        count("InboxEntriesWritten", refreshed)
+    notifications = changes(old, new)
     if not notifications:
         return
-    outcomes = Delivery.from_settings(get_settings()).deliver_all(notifications)
+    outcomes = Delivery.from_settings(settings).deliver_all(notifications)
     logger.info(
         "game change notified",
         extra={

@@ -16,6 +16,7 @@ from local_stack.resources import create_table
 from local_stack.template import load_template
 
 from .client import Client
+from .stream import StreamFeed
 
 TABLE = "dixit-games-test"
 BUCKET = "dixit-cards-test"
@@ -97,3 +98,9 @@ def players(aws: None) -> list[Client]:
 def table(aws: None) -> Any:
     """The moto table itself, for looking at what the API stored (never for setting up a game)."""
     return boto3.resource("dynamodb").Table(TABLE)
+
+
+@pytest.fixture
+def feed(aws: None) -> StreamFeed:
+    """The table's stream from now on, for handing to NotifyFunction (which writes the inbox entries)."""
+    return StreamFeed(TABLE)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .client import Client, Reply
+from .stream import StreamFeed
 
 PROBLEM_FIELDS = {"type", "title", "status", "detail", "code"}
 
@@ -21,6 +22,13 @@ def assert_problem(reply: Reply, status: int, code: str) -> dict[str, Any]:
     assert "Traceback" not in reply.raw
     assert 'File "' not in reply.raw
     return body
+
+
+def inbox(client: Client, feed: StreamFeed, **query: str) -> Reply:
+    """GET /players/me/games once the stream consumer has seen every write so far, as it would have a
+    moment after them: the inbox entries are written from the table's stream, not by the moves."""
+    assert feed.deliver() == {"batchItemFailures": []}
+    return client.get("/players/me/games", query=query or None)
 
 
 def create_game(host: Client, **settings: Any) -> str:

@@ -1,7 +1,8 @@
 """A random player that knows only the JSON a real client gets: its own GET view, then one POST.
 
 `dixit.bots.RandomBot` plays from a core `GameView`; through the API there is only JSON, so this bot reads
-`round.waiting_for`, `round.table` and `you` from the response body, as a front-end would.
+`you.owes` (which move, how many cards), `round.table` and `you.hand` from the response body, as a
+front-end would: it never works out a count from the rules itself.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 from .client import Client, Reply
 
 CLUES = ("a quiet storm", "home", "the last door", "échos", "what the moon forgot", "tea for two")
-LARGE_ODYSSEY_TABLE = 7
 
 # Called with (viewer, body) for every game view a bot reads: lets a test check every view of a game.
 Observer = Callable[[Client, dict[str, Any]], None]
@@ -22,18 +22,16 @@ Observer = Callable[[Client, dict[str, Any]], None]
 def choose(view: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]] | None:
     """The move route and body for the viewer of `view`, or None when the game is not waiting on them."""
     rnd, you = view["round"], view["you"]
-    if rnd is None or you is None or you["player_id"] not in rnd["waiting_for"]:
+    owes = None if you is None else you["owes"]
+    if rnd is None or owes is None:
         return None
     hand = [card["card_id"] for card in you["hand"]]
-    count = len(view["players"])
-    if rnd["storyteller_id"] == you["player_id"]:
+    if owes["move"] == "clue":
         return "clue", {"card_id": rng.choice(hand), "clue": rng.choice(CLUES)}
-    if view["phase"] == "submitting":
-        return "submissions", {"card_ids": rng.sample(hand, 2 if count == 3 else 1)}
+    if owes["move"] == "submit":
+        return "submissions", {"card_ids": rng.sample(hand, owes["count"])}
     options = [card["card_id"] for card in rnd["table"] if card["card_id"] not in you["submitted"]]
-    two_allowed = view["rules"] == "odyssey" and count >= LARGE_ODYSSEY_TABLE
-    how_many = rng.choice((1, 2)) if two_allowed else 1
-    return "votes", {"card_ids": rng.sample(options, how_many)}
+    return "votes", {"card_ids": rng.sample(options, rng.choice(owes["counts"]))}
 
 
 class JsonBot:

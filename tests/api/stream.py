@@ -28,27 +28,38 @@ class StreamFeed:
         self.stream_arn = boto3.client("dynamodb").describe_table(TableName=table_name)["Table"][
             "LatestStreamArn"
         ]
-        self.seen: set[str] = set()
-        self.records()  # start from now: what earlier tests wrote is not ours
+        # Where each shard's next unread record is: from now on, since what earlier tests wrote is not ours.
+        self.positions: dict[str, str] = {
+            shard_id: self._iterator(shard_id, "LATEST") for shard_id in self._shard_ids()
+        }
+
+    def _shard_ids(self) -> list[str]:
+        description = self.client.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]
+        return [shard["ShardId"] for shard in description["Shards"]]
+
+    def _iterator(self, shard_id: str, kind: str) -> str:
+        iterator: str = self.client.get_shard_iterator(
+            StreamArn=self.stream_arn, ShardId=shard_id, ShardIteratorType=kind
+        )["ShardIterator"]
+        return iterator
 
     def records(self) -> list[dict[str, Any]]:
         """Every record added since the last call, in order, shaped as in a Lambda event."""
-        description = self.client.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]
         fresh: list[dict[str, Any]] = []
-        for shard in description["Shards"]:
-            iterator = self.client.get_shard_iterator(
-                StreamArn=self.stream_arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-            )["ShardIterator"]
-            for record in self.client.get_records(ShardIterator=iterator)["Records"]:
-                sequence = record["dynamodb"]["SequenceNumber"]
-                if sequence in self.seen:
-                    continue
-                self.seen.add(sequence)
-                change: dict[str, Any] = dict(record["dynamodb"])
-                created = change.get("ApproximateCreationDateTime")
-                if created is not None and not isinstance(created, int | float):
-                    change["ApproximateCreationDateTime"] = int(created.timestamp())
-                fresh.append({**record, "dynamodb": change, "eventSourceARN": self.stream_arn})
+        for shard_id in self._shard_ids():
+            iterator = self.positions.get(shard_id) or self._iterator(shard_id, "TRIM_HORIZON")
+            while True:
+                page = self.client.get_records(ShardIterator=iterator)
+                iterator = page["NextShardIterator"]
+                for record in page["Records"]:
+                    change: dict[str, Any] = dict(record["dynamodb"])
+                    created = change.get("ApproximateCreationDateTime")
+                    if created is not None and not isinstance(created, int | float):
+                        change["ApproximateCreationDateTime"] = int(created.timestamp())
+                    fresh.append({**record, "dynamodb": change, "eventSourceARN": self.stream_arn})
+                if not page["Records"]:
+                    break
+            self.positions[shard_id] = iterator
         return fresh
 
     def event(self, *, filtered: bool = True) -> dict[str, Any]:
@@ -58,8 +69,11 @@ class StreamFeed:
         return event
 
     def deliver(self) -> dict[str, Any]:
-        """Hand what the stream gathered since the last call to NotifyFunction; returns its answer."""
-        return invoke_notify(self.event())
+        """Hand what the stream gathered since the last call to NotifyFunction; returns its answer.
+
+        Nothing new is no invocation at all, as with Lambda's event source mapping."""
+        event = self.event()
+        return invoke_notify(event) if event["Records"] else {"batchItemFailures": []}
 
 
 def invoke_notify(event: dict[str, Any]) -> dict[str, Any]:

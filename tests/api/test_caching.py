@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.game_store import DynamoGameStore
+from app.settings import get_settings
+from handlers.etags import game_etag
+
 from .client import Client
 from .helpers import assert_problem, create_game, give_clue, hand, lobby, started, storyteller, view
 
@@ -163,3 +167,46 @@ def test_join_honours_if_match_like_every_other_move(players: list[Client]) -> N
     assert_problem(players[1].post(f"/games/{game_id}/join", headers={"If-Match": old}), 412, "stale_version")
     fresh = etag(players[1], game_id)
     assert players[1].post(f"/games/{game_id}/join", headers={"If-Match": fresh}).status == 200
+
+
+# Polling: a 304 reads no state, and every poll is told when to come back
+
+
+def test_a_304_is_answered_without_reading_the_game_state(
+    players: list[Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = started(players[:3])
+    tag = etag(players[1], game_id)
+
+    def no_full_read(*_: object, **__: object) -> None:
+        raise AssertionError("a poll of an unchanged game read the whole game")
+
+    monkeypatch.setattr(DynamoGameStore, "load_game", no_full_read)
+    reply = players[1].get(f"/games/{game_id}", headers={"If-None-Match": tag})
+    assert reply.status == 304
+    assert reply.headers["ETag"] == tag
+
+
+def test_a_forged_etag_gets_a_non_member_no_304_from_a_private_game(players: list[Client]) -> None:
+    game_id = lobby(players[:2], visibility="private")
+    forged = game_etag(game_id, 1, players[5].player_id)
+    assert_problem(
+        players[5].get(f"/games/{game_id}", headers={"If-None-Match": forged}), 403, "not_a_member"
+    )
+
+
+def test_the_game_and_the_inbox_advertise_the_poll_interval_on_200_and_304(players: list[Client]) -> None:
+    game_id = create_game(players[0])
+    advertised = {"Cache-Control": "private, max-age=3600", "Retry-After": "3600"}
+    full = players[0].get(f"/games/{game_id}")
+    unchanged = players[0].get(f"/games/{game_id}", headers={"If-None-Match": full.headers["ETag"]})
+    inbox = players[0].get("/players/me/games")
+    assert unchanged.status == 304
+    for reply in (full, unchanged, inbox):
+        assert {name: reply.headers.get(name) for name in advertised} == advertised
+
+
+def test_the_poll_interval_is_configurable(players: list[Client], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLL_SECONDS", "300")
+    get_settings.cache_clear()
+    assert players[0].get("/players/me/games").headers["Cache-Control"] == "private, max-age=300"

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from .client import Client
-from .helpers import assert_problem, started, view
+from .helpers import assert_problem, inbox, started, view
 from .json_bot import play_to_the_end
+from .stream import StreamFeed
 
 DECK_SIZE = 84
 
@@ -87,7 +88,9 @@ def check_round(result: dict[str, Any], ids: list[str], rules: str) -> None:
         assert card["owner_id"] not in card["voter_ids"]
 
 
-def test_a_finished_game_refuses_further_moves_and_leaves_everyone_idle(players: list[Client]) -> None:
+def test_a_finished_game_refuses_further_moves_and_leaves_everyone_idle(
+    players: list[Client], feed: StreamFeed
+) -> None:
     table = players[:3]
     game_id = started(table, target_score=3)
     play_to_the_end(table, game_id, seed=7)
@@ -101,10 +104,12 @@ def test_a_finished_game_refuses_further_moves_and_leaves_everyone_idle(players:
     ]:
         assert_problem(table[1].post(f"/games/{game_id}/{path}", body), 409, "game_finished")
     for client in table:
-        [entry] = client.get("/players/me/games").body["games"]
+        assert inbox(client, feed).body["games"] == []
+        [entry] = inbox(client, feed, status="finished").body["games"]
         assert entry["phase"] == "finished"
         assert entry["your_turn"] is False
         assert entry["waiting_for"] == []
+        assert entry["deadline"] is None
 
 
 def test_a_spectator_can_replay_a_finished_public_game(players: list[Client]) -> None:
@@ -118,9 +123,16 @@ def test_a_spectator_can_replay_a_finished_public_game(players: list[Client]) ->
     assert outsider.get(f"/games/{game_id}/rounds").body == table[0].get(f"/games/{game_id}/rounds").body
 
 
-def test_finished_games_sink_below_live_ones_in_the_inbox(players: list[Client]) -> None:
+def test_finished_games_leave_the_inbox_for_the_finished_list(
+    players: list[Client], feed: StreamFeed
+) -> None:
     done = started(players[:3], target_score=3)
     play_to_the_end(players[:3], done, seed=3)
     live = started(players[:3])
-    assert [g["game_id"] for g in players[0].get("/players/me/games").body["games"]][-1] == done
-    assert live in [g["game_id"] for g in players[0].get("/players/me/games").body["games"]]
+    assert [g["game_id"] for g in inbox(players[0], feed).body["games"]] == [live]
+    finished = inbox(players[0], feed, status="finished").body
+    assert [g["game_id"] for g in finished["games"]] == [done]
+    assert finished["games"][0]["phase"] == "finished"
+    assert finished["games"][0]["end_reason"] == view(players[0], done)["end_reason"] is not None
+    assert finished["games"][0]["your_turn"] is False
+    assert finished["next_cursor"] is None

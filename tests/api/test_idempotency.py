@@ -10,7 +10,8 @@ import pytest
 from app import games
 
 from .client import Client
-from .helpers import assert_problem, create_game, give_clue, hand, lobby, started, view
+from .helpers import assert_problem, create_game, give_clue, hand, inbox, lobby, started, view
+from .stream import StreamFeed
 
 
 def key(name: str) -> dict[str, str]:
@@ -26,14 +27,16 @@ def unsigned(body: Any) -> Any:
     return body
 
 
-def test_retrying_a_create_returns_the_same_game_and_creates_only_one(players: list[Client]) -> None:
+def test_retrying_a_create_returns_the_same_game_and_creates_only_one(
+    players: list[Client], feed: StreamFeed
+) -> None:
     host = players[0]
     first = host.post("/games", {"rules": "odyssey"}, headers=key("create-1"))
     again = host.post("/games", {"rules": "odyssey"}, headers=key("create-1"))
     assert first.status == again.status == 201
     assert unsigned(again.body) == unsigned(first.body)
     assert again.headers["ETag"] == first.headers["ETag"]
-    assert [g["game_id"] for g in host.get("/players/me/games").body["games"]] == [first.body["game_id"]]
+    assert [g["game_id"] for g in inbox(host, feed).body["games"]] == [first.body["game_id"]]
 
 
 def test_retrying_a_move_returns_the_first_answer_and_applies_nothing_twice(players: list[Client]) -> None:
@@ -72,12 +75,14 @@ def test_without_a_key_a_repeated_move_is_simply_refused(players: list[Client]) 
     assert_problem(table[0].post(f"/games/{game_id}/start"), 409, "game_started")
 
 
-def test_the_same_key_with_a_different_body_is_422_idempotency_key_reused(players: list[Client]) -> None:
+def test_the_same_key_with_a_different_body_is_422_idempotency_key_reused(
+    players: list[Client], feed: StreamFeed
+) -> None:
     host = players[0]
     assert host.post("/games", {"rules": "classic"}, headers=key("k")).status == 201
     reply = host.post("/games", {"rules": "odyssey"}, headers=key("k"))
     assert_problem(reply, 422, "idempotency_key_reused")
-    assert len(host.get("/players/me/games").body["games"]) == 1
+    assert len(inbox(host, feed).body["games"]) == 1
 
 
 def test_the_same_key_on_another_route_is_another_request(players: list[Client]) -> None:
@@ -108,9 +113,11 @@ def test_a_refused_request_is_not_remembered_so_its_key_can_be_retried(players: 
 
 
 @pytest.mark.parametrize("bad", ["   ", "k" * 129])
-def test_a_blank_or_overlong_key_is_400_invalid_idempotency_key(players: list[Client], bad: str) -> None:
+def test_a_blank_or_overlong_key_is_400_invalid_idempotency_key(
+    players: list[Client], bad: str, feed: StreamFeed
+) -> None:
     assert_problem(players[0].post("/games", {}, headers=key(bad)), 400, "invalid_idempotency_key")
-    assert players[0].get("/players/me/games").body["games"] == []
+    assert inbox(players[0], feed).body["games"] == []
 
 
 def test_a_key_of_the_longest_allowed_length_is_accepted(players: list[Client]) -> None:
@@ -122,7 +129,7 @@ class Killed(BaseException):
 
 
 def test_a_key_whose_request_was_killed_before_its_write_is_free_again_at_once(
-    players: list[Client], monkeypatch: pytest.MonkeyPatch
+    players: list[Client], monkeypatch: pytest.MonkeyPatch, feed: StreamFeed
 ) -> None:
     host = players[0]
 
@@ -137,7 +144,7 @@ def test_a_key_whose_request_was_killed_before_its_write_is_free_again_at_once(
     reply = host.post("/games", {}, headers=key("timed-out"))
 
     assert reply.status == 201, reply.raw
-    assert len(host.get("/players/me/games").body["games"]) == 1
+    assert len(inbox(host, feed).body["games"]) == 1
 
 
 def test_a_replay_hands_out_freshly_signed_image_links(players: list[Client], table: Any) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from .client import Client
-from .helpers import assert_problem, create_game, lobby, started, view
+from .helpers import assert_problem, create_game, inbox, lobby, started, view
+from .stream import StreamFeed
 
 UNKNOWN_GAME = "g_0123456789abcdef"
 
@@ -19,8 +20,8 @@ def open_game_ids(client: Client) -> list[str]:
     return [g["game_id"] for g in reply.body["games"]]
 
 
-def inbox_ids(client: Client) -> list[str]:
-    return [g["game_id"] for g in client.get("/players/me/games").body["games"]]
+def inbox_ids(client: Client, feed: StreamFeed) -> list[str]:
+    return [g["game_id"] for g in inbox(client, feed).body["games"]]
 
 
 def membership(table: Any, client: Client, game_id: str) -> dict[str, Any] | None:
@@ -42,7 +43,9 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
     assert game["phase"] == "lobby"
     assert game["version"] == 0
     assert game["host_id"] == host.player_id
-    assert game["players"] == [{"player_id": host.player_id, "name": host.name, "score": 0, "hand_size": 0}]
+    assert game["players"] == [
+        {"player_id": host.player_id, "name": host.name, "score": 0, "hand_size": 0, "away": False}
+    ]
     assert game["settings"] == {
         "rules": "classic",
         "decks": ["base"],
@@ -51,8 +54,16 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
         "move_timeout_hours": 48,
         "timeout_policy": "skip",
     }
+    assert game["your_turn"] is False  # a lobby of one cannot start
     assert game["visibility"] == "public"
-    assert game["you"] == {"player_id": host.player_id, "hand": [], "submitted": [], "votes": []}
+    assert game["you"] == {
+        "player_id": host.player_id,
+        "hand": [],
+        "submitted": [],
+        "votes": [],
+        "owes": None,
+        "away": False,
+    }
     assert game["invite_code"]
     assert game["round"] is None
     assert game["winners"] == []
@@ -68,7 +79,7 @@ def test_a_game_keeps_the_settings_it_was_created_with(players: list[Client]) ->
         "visibility": "private",
     }
     game = players[0].post("/games", settings).body
-    assert game["rules"] == "odyssey"
+    assert game["settings"]["rules"] == "odyssey"
     chosen = ("rules", "decks", "max_players", "target_score")
     assert game["settings"] == {
         **{key: settings[key] for key in chosen},
@@ -113,10 +124,12 @@ def test_settings_outside_the_schema_are_refused_with_422_validation_error(
     assert_problem(players[0].post("/games", settings), 422, "validation_error")
 
 
-def test_creating_a_game_writes_the_hosts_membership(players: list[Client], table: Any) -> None:
+def test_creating_a_game_writes_the_hosts_membership(
+    players: list[Client], table: Any, feed: StreamFeed
+) -> None:
     game_id = create_game(players[0])
     assert membership(table, players[0], game_id) is not None
-    assert inbox_ids(players[0]) == [game_id]
+    assert inbox_ids(players[0], feed) == [game_id]
 
 
 # The open-games list
@@ -133,7 +146,8 @@ def test_the_open_list_shows_public_lobbies_only(players: list[Client]) -> None:
         "game_id": public,
         "rules": "classic",
         "host_id": players[0].player_id,
-        "players": [players[0].name],
+        "player_count": 1,
+        "player_names": [players[0].name],
         "max_players": 6,
         "created_at": entry["created_at"],
     }
@@ -154,7 +168,8 @@ def test_the_open_list_follows_joins(players: list[Client]) -> None:
     game_id = lobby(players[:2])
     [entry] = players[5].get("/games").body["games"]
     assert entry["game_id"] == game_id
-    assert entry["players"] == [players[0].name, players[1].name]
+    assert entry["player_names"] == [players[0].name, players[1].name]
+    assert entry["player_count"] == 2
 
 
 def test_a_game_leaves_the_open_list_once_started(players: list[Client]) -> None:
@@ -192,7 +207,9 @@ def test_a_full_lobby_is_not_listed_as_open(players: list[Client]) -> None:
 # Joining
 
 
-def test_joining_a_public_game_seats_you_after_the_others(players: list[Client], table: Any) -> None:
+def test_joining_a_public_game_seats_you_after_the_others(
+    players: list[Client], table: Any, feed: StreamFeed
+) -> None:
     game_id = create_game(players[0])
     reply = players[1].post(f"/games/{game_id}/join")
     assert reply.status == 200, reply.raw
@@ -200,7 +217,7 @@ def test_joining_a_public_game_seats_you_after_the_others(players: list[Client],
     assert reply.body["you"]["player_id"] == players[1].player_id
     assert reply.body["version"] == 1
     assert membership(table, players[1], game_id) is not None
-    assert inbox_ids(players[1]) == [game_id]
+    assert inbox_ids(players[1], feed) == [game_id]
 
 
 def test_joining_with_an_empty_body_works_like_no_body(players: list[Client]) -> None:
@@ -214,11 +231,11 @@ def test_joining_twice_is_409_already_joined(players: list[Client]) -> None:
     assert_problem(players[0].post(f"/games/{game_id}/join"), 409, "already_joined")
 
 
-def test_joining_a_full_table_is_409_game_full(players: list[Client], table: Any) -> None:
+def test_joining_a_full_table_is_409_game_full(players: list[Client], table: Any, feed: StreamFeed) -> None:
     game_id = lobby(players[:3], max_players=3)
     assert_problem(players[3].post(f"/games/{game_id}/join"), 409, "game_full")
     assert membership(table, players[3], game_id) is None
-    assert inbox_ids(players[3]) == []
+    assert inbox_ids(players[3], feed) == []
 
 
 def test_joining_a_started_game_is_409_game_started(players: list[Client]) -> None:
@@ -262,14 +279,16 @@ def test_an_invite_code_is_not_needed_by_a_public_game(players: list[Client]) ->
 # Leaving
 
 
-def test_leaving_a_lobby_frees_the_seat_and_removes_the_membership(players: list[Client], table: Any) -> None:
+def test_leaving_a_lobby_frees_the_seat_and_removes_the_membership(
+    players: list[Client], table: Any, feed: StreamFeed
+) -> None:
     game_id = lobby(players[:3])
     reply = players[1].post(f"/games/{game_id}/leave")
     assert reply.status == 200, reply.raw
     assert [p["player_id"] for p in reply.body["players"]] == [players[0].player_id, players[2].player_id]
     assert reply.body["you"] is None  # a public game: the leaver now sees it as a spectator
     assert membership(table, players[1], game_id) is None
-    assert inbox_ids(players[1]) == []
+    assert inbox_ids(players[1], feed) == []
     assert players[1].post(f"/games/{game_id}/join").status == 200
 
 

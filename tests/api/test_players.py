@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from .client import Client, call
-from .helpers import assert_problem, create_game, give_clue, lobby, started, storyteller, submit_all
+from .helpers import assert_problem, create_game, give_clue, inbox, lobby, started, storyteller, submit_all
+from .stream import StreamFeed
 
 GAME = "g_0123456789abcdef"
 # (method, path, a body that passes schema validation: the resolver validates bodies before the route runs)
@@ -145,31 +146,33 @@ def test_decks_and_documentation_need_no_token(aws: None, path: str) -> None:
 def test_a_new_player_has_an_empty_inbox(aws: None) -> None:
     reply = Client("Ada").register().get("/players/me/games")
     assert reply.status == 200
-    assert reply.body == {"games": []}
+    assert reply.body == {"games": [], "next_cursor": None}
 
 
-def test_a_lobby_is_the_hosts_turn_only_once_three_players_are_seated(players: list[Client]) -> None:
+def test_a_lobby_is_the_hosts_turn_only_once_three_players_are_seated(
+    players: list[Client], feed: StreamFeed
+) -> None:
     host, guest, third = players[:3]
     game_id = lobby([host, guest])
-    assert [(g["game_id"], g["your_turn"]) for g in host.get("/players/me/games").body["games"]] == [
-        (game_id, False)
-    ]
+    assert [(g["game_id"], g["your_turn"]) for g in inbox(host, feed).body["games"]] == [(game_id, False)]
     assert third.post(f"/games/{game_id}/join").status == 200
-    [entry] = host.get("/players/me/games").body["games"]
+    [entry] = inbox(host, feed).body["games"]
     assert entry["your_turn"] is True
     assert entry["phase"] == "lobby"
-    assert entry["players"] == 3
-    assert [g["your_turn"] for g in guest.get("/players/me/games").body["games"]] == [False]
+    assert entry["player_count"] == 3
+    assert [g["your_turn"] for g in inbox(guest, feed).body["games"]] == [False]
 
 
-def test_the_inbox_marks_your_turn_for_exactly_whoever_the_game_waits_on(players: list[Client]) -> None:
+def test_the_inbox_marks_your_turn_for_exactly_whoever_the_game_waits_on(
+    players: list[Client], feed: StreamFeed
+) -> None:
     table = players[:4]
     game_id = started(table)
 
     def turns() -> dict[str, bool]:
         flags = {}
         for client in table:
-            [entry] = client.get("/players/me/games").body["games"]
+            [entry] = inbox(client, feed).body["games"]
             assert entry["game_id"] == game_id
             flags[client.player_id] = entry["your_turn"]
         return flags
@@ -178,7 +181,7 @@ def test_the_inbox_marks_your_turn_for_exactly_whoever_the_game_waits_on(players
     assert turns() == {c.player_id: c is teller for c in table}
     give_clue(table, game_id)
     assert turns() == {c.player_id: c is not teller for c in table}
-    [entry] = teller.get("/players/me/games").body["games"]
+    [entry] = inbox(teller, feed).body["games"]
     assert entry["phase"] == "submitting"
     assert entry["round_number"] == 1
     assert entry["waiting_for"] == [c.player_id for c in table if c is not teller]
@@ -186,7 +189,7 @@ def test_the_inbox_marks_your_turn_for_exactly_whoever_the_game_waits_on(players
     assert turns() == {c.player_id: c is not teller for c in table}
 
 
-def test_the_inbox_lists_games_where_it_is_your_turn_first(players: list[Client]) -> None:
+def test_the_inbox_lists_games_where_it_is_your_turn_first(players: list[Client], feed: StreamFeed) -> None:
     ada = players[0]
     # Oldest first: a lobby Ada hosts, then a game where someone else tells the story, then her turn.
     waiting_lobby = create_game(ada)
@@ -197,7 +200,7 @@ def test_the_inbox_lists_games_where_it_is_your_turn_first(players: list[Client]
     mine = started([players[4], ada, players[5]])
     if storyteller([players[4], ada, players[5]], mine) is not ada:
         give_clue([players[4], ada, players[5]], mine)  # Ada must submit
-    entries = ada.get("/players/me/games").body["games"]
+    entries = inbox(ada, feed).body["games"]
     assert [e["your_turn"] for e in entries] == [True, False, False]
     assert entries[0]["game_id"] == mine
     assert {e["game_id"] for e in entries[1:]} == {waiting_lobby, others_turn}

@@ -17,8 +17,9 @@ from dixit.state import GameState, Phase
 
 from .client import Client
 from .conftest import TABLE
-from .helpers import create_game, give_clue, lobby, started, storyteller, submit_all, view
+from .helpers import create_game, give_clue, inbox, lobby, started, storyteller, submit_all, view
 from .json_bot import play_to_the_end
+from .stream import StreamFeed
 
 INTERNAL_KEYS = {"seed", "draws", "pile", "discard", "hands", "token", "token_hash", "submissions"}
 
@@ -77,7 +78,7 @@ def check_view(viewer_id: str | None, body: dict[str, Any]) -> None:
     [pytest.param(3, "classic", 10, id="3-classic"), pytest.param(7, "odyssey", 12, id="7-odyssey")],
 )
 def test_no_view_of_a_whole_game_ever_shows_a_card_its_viewer_may_not_see(
-    players: list[Client], seats: int, rules: str, target: int
+    players: list[Client], seats: int, rules: str, target: int, feed: StreamFeed
 ) -> None:
     clients = players[:seats]
     spectator = players[11]
@@ -90,9 +91,9 @@ def test_no_view_of_a_whole_game_ever_shows_a_card_its_viewer_may_not_see(
         if viewer is clients[0]:
             check_view(spectator.player_id, view(spectator, game_id))
             for client in clients:
-                inbox = client.get("/players/me/games")
-                assert not INTERNAL_KEYS & set(keys(inbox.body))
-                assert not any(card in inbox.raw for card in hidden_from(true_state(game_id), None))
+                entries = inbox(client, feed)
+                assert not INTERNAL_KEYS & set(keys(entries.body))
+                assert not any(card in entries.raw for card in hidden_from(true_state(game_id), None))
 
     final = play_to_the_end(clients, game_id, seed=seats, observe=observe)
 
@@ -153,10 +154,10 @@ def test_the_voting_table_names_no_owners(players: list[Client]) -> None:
     assert view(teller, game_id)["you"]["submitted"] == [rnd.storyteller_card]
 
 
-def test_the_open_list_and_the_inbox_carry_no_secrets(players: list[Client]) -> None:
+def test_the_open_list_and_the_inbox_carry_no_secrets(players: list[Client], feed: StreamFeed) -> None:
     create_game(players[0])
     game_id = started(players[1:4])
-    for reply in (players[5].get("/games"), players[1].get("/players/me/games")):
+    for reply in (players[5].get("/games"), inbox(players[1], feed)):
         assert not INTERNAL_KEYS & set(keys(reply.body))
         assert "invite_code" not in set(keys(reply.body))
         assert not any(card in reply.raw for hand in true_state(game_id).hands.values() for card in hand)

@@ -147,3 +147,34 @@ def test_starting_a_public_game_only_leaves_the_lobby_listing(
     units = [index_units(old, new) for _, old, new in game_writes.writes]
     # Created (listed as a lobby, and due to be looked at), three joins, then the start.
     assert units == [2, 0, 0, 0, 1]
+
+
+def test_a_move_writes_no_inbox_entry_and_is_one_put_unless_it_scores_a_round(players: list[Client]) -> None:
+    clients = players[:5]
+    game_id = started(clients, max_players=5, target_score=12)
+    calls: list[tuple[str, list[str]]] = []
+
+    def record(params: dict[str, Any], model: Any, **_: Any) -> None:
+        if model.name == "TransactWriteItems":
+            actions = [next(iter(e.values())) for e in params["TransactItems"]]
+            calls.append((model.name, [(a.get("Item") or a["Key"])["sk"]["S"] for a in actions]))
+        elif model.name in ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem"):
+            calls.append(
+                (model.name, [(params.get("Item") or params.get("Key") or {"sk": {"S": "?"}})["sk"]["S"]])
+            )
+
+    client = aws_clients.dynamodb()
+    client.meta.events.register("provide-client-params.dynamodb", record)
+    try:
+        play_to_the_end(clients, game_id, seed=5)
+    finally:
+        client.meta.events.unregister("provide-client-params.dynamodb", record)
+
+    # The entries (sk GAME#… and DONE#…) come from the stream consumer, never from a move.
+    assert not [c for c in calls if any(sk.startswith(("GAME#", "DONE#")) for sk in c[1])]
+    transactions = [sks for name, sks in calls if name == "TransactWriteItems"]
+    assert all(
+        sks[0] == "STATE" and sks[1:] and all(s.startswith("ROUND#") for s in sks[1:]) for sks in transactions
+    )
+    assert {name for name, _ in calls} <= {"PutItem", "TransactWriteItems"}
+    assert len(transactions) < len(calls) / 3  # a round's scoring vote; every other move is one PutItem

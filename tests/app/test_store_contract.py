@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from app.due_index import shard_of
 from app.errors import VersionConflict
-from app.records import GameRecord, PlayerRecord, Visibility
+from app.game_store import DynamoGameStore
+from app.records import GameRecord, GameStamp, Membership, PlayerRecord, Visibility, Waiting
 from app.store import Store
 from dixit import engine
-from dixit.moves import Join, Start
+from dixit.moves import Join, Leave, Start
 from dixit.settings import Settings
+from dixit.state import EndReason, Phase
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 
@@ -140,3 +143,145 @@ def test_a_due_shard_is_read_in_pages_in_due_order(store: Store) -> None:
         page, start = store.due_page(shard, 5_000, limit=2, start=start)
         seen += page
     assert seen == [(g, 1_000 + i) for i, g in enumerate(same)]
+
+
+# Inbox entries and cheap polls
+
+
+def entry(
+    record: GameRecord, player_id: str, *, phase: Phase, updated_at: str = STAMP, version: int = 0
+) -> Membership:
+    return Membership(
+        player_id=player_id,
+        game_id=record.game_id,
+        phase=phase,
+        your_turn=False,
+        deadline=None,
+        round_number=None,
+        waiting=(),
+        player_count=len(record.state.players),
+        end_reason=EndReason.TARGET_SCORE if phase is Phase.FINISHED else None,
+        updated_at=updated_at,
+        version=version,
+    )
+
+
+def finish_for(store: Store, player_id: str, count: int) -> list[str]:
+    """`count` games that `player_id` finished, one a minute; their ids, oldest first."""
+    ids = []
+    for n in range(count):
+        record = game(f"g_{n + 100:016x}")
+        store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY)])
+        done = entry(
+            record, player_id, phase=Phase.FINISHED, updated_at=f"2026-03-01T12:{n:02d}:00.000+00:00"
+        )
+        store.file_finished([done])
+        ids.append(record.game_id)
+    return ids
+
+
+def test_a_new_games_inbox_entry_is_read_back_without_reading_the_game(store: Store) -> None:
+    record = game()
+    mine = replace(
+        entry(record, "p_host", phase=Phase.LOBBY),
+        your_turn=True,
+        waiting=(Waiting("p_a", "Ann", "vote", 99),),
+    )
+    store.create_game(record, memberships=[mine])
+    assert store.active_memberships("p_host") == [mine]
+    assert store.active_memberships("p_a") == []
+
+
+def test_a_joining_players_first_entry_goes_in_with_their_membership(store: Store) -> None:
+    record = game()
+    store.create_game(record)
+    seated = joined(record, "p_a")
+    mine = entry(seated, "p_a", phase=Phase.LOBBY, version=seated.version)
+    store.save_game(seated, expected_version=0, joined=["p_a"], memberships=[mine])
+    assert store.active_memberships("p_a") == [mine]
+
+
+def test_an_entry_is_refreshed_by_a_newer_version_and_never_by_an_older_or_the_same(store: Store) -> None:
+    record = game()
+    store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY, version=0)])
+    newer = replace(entry(record, "p_host", phase=Phase.LOBBY, version=5), your_turn=True)
+    assert store.refresh_entries([newer]) == 1
+    stale = entry(record, "p_host", phase=Phase.LOBBY, version=4)
+    replayed = replace(newer, player_count=9)  # the same version again, whatever it says
+    assert store.refresh_entries([stale, replayed]) == 0
+    assert store.active_memberships("p_host") == [newer]
+
+
+def test_no_entry_is_written_for_a_player_who_is_not_a_member(store: Store) -> None:
+    record = game()
+    store.create_game(record)
+    seated = joined(record, "p_a")
+    store.save_game(seated, expected_version=0, joined=["p_a"])
+    gone = replace(seated, state=engine.apply(seated.state, Leave("p_a"), now=0).state)
+    store.save_game(gone, expected_version=1, left=["p_a"])
+    assert store.refresh_entries([entry(gone, "p_a", phase=Phase.LOBBY, version=3)]) == 0
+    assert store.refresh_entries([entry(gone, "p_b", phase=Phase.LOBBY, version=3)]) == 0
+    assert store.active_memberships("p_a") == []
+    assert store.active_memberships("p_b") == []
+
+
+def test_a_finished_game_leaves_the_active_entries_for_the_history(store: Store) -> None:
+    record = game()
+    store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY)])
+    done = entry(
+        record, "p_host", phase=Phase.FINISHED, updated_at="2026-03-02T12:00:00.000+00:00", version=9
+    )
+    store.file_finished([done])
+    store.file_finished([done])  # the stream may deliver a record twice
+    assert store.active_memberships("p_host") == []
+    assert store.finished_memberships("p_host", 10, None) == ([done], None)
+    # A late refresh cannot bring the game back into the active range.
+    assert store.refresh_entries([entry(record, "p_host", phase=Phase.LOBBY, version=10)]) == 0
+    assert store.active_memberships("p_host") == []
+
+
+def test_finished_games_come_newest_first_a_page_at_a_time(store: Store) -> None:
+    ids = finish_for(store, "p_old", 5)
+    first, after = store.finished_memberships("p_old", 2, None)
+    assert [m.game_id for m in first] == ids[:-3:-1]
+    assert after is not None
+    second, after = store.finished_memberships("p_old", 2, after)
+    third, last = store.finished_memberships("p_old", 2, after)
+    assert [m.game_id for m in second + third] == ids[2::-1]
+    assert last is None  # a full last page promises nothing more
+
+
+def test_a_game_stamp_has_the_version_visibility_and_members_without_the_state(store: Store) -> None:
+    record = game(visibility=Visibility.PRIVATE)
+    store.create_game(record)
+    store.save_game(joined(record, "p_a"), expected_version=0, joined=["p_a"])
+    assert store.game_stamp(record.game_id) == GameStamp(1, Visibility.PRIVATE, frozenset({"p_host", "p_a"}))
+    assert store.game_stamp("g_ffffffffffffffff") is None
+
+
+def test_the_active_inbox_reads_only_active_entries_however_long_the_history(store: Store) -> None:
+    finish_for(store, "p_veteran", 30)
+    lobby = game("g_00000000000000ff")
+    store.create_game(lobby, memberships=[entry(lobby, "p_host", phase=Phase.LOBBY)])
+    live = joined(lobby, "p_veteran")
+    store.save_game(
+        live,
+        expected_version=lobby.version,
+        joined=["p_veteran"],
+        memberships=[entry(live, "p_veteran", phase=Phase.LOBBY, version=live.version)],
+    )
+    scanned = counting_queries(store) if isinstance(store, DynamoGameStore) else None
+    assert [m.game_id for m in store.active_memberships("p_veteran")] == [live.game_id]
+    if scanned is not None:
+        assert scanned == [1]  # the items DynamoDB read (and billed): the one active entry, not 31
+
+
+def counting_queries(store: DynamoGameStore) -> list[int]:
+    """The ScannedCount of every query the store makes from now on (the client is rebuilt per test)."""
+    scanned: list[int] = []
+
+    def record(parsed: dict[str, Any], **_: Any) -> None:
+        scanned.append(parsed["ScannedCount"])
+
+    store.client.meta.events.register("after-call.dynamodb.Query", record)
+    return scanned

@@ -12,16 +12,28 @@ from dixit_bots.strategy import choose
 def view(
     phase: str, *, me: str = "p1", teller: str = "p0", waiting: tuple[str, ...] = ("p1",)
 ) -> dict[str, Any]:
+    move = {"storytelling": "clue", "submitting": "submit", "voting": "vote"}[phase]
+    # What the API says a 4-player classic game owes: one card for every move.
+    owes = (
+        {"move": move, "count": 1, "counts": [1], "deadline": "2026-12-02T09:30:00Z"}
+        if me in waiting
+        else None
+    )
     return {
         "phase": phase,
-        "rules": "classic",
+        "settings": {"rules": "classic"},
         "players": [{"player_id": f"p{i}"} for i in range(4)],
         "round": {
             "storyteller_id": teller,
             "waiting_for": list(waiting),
             "table": [{"card_id": c} for c in ("a", "b", "c", "d")],
         },
-        "you": {"player_id": me, "hand": [{"card_id": c} for c in ("h1", "h2", "h3")], "submitted": ["b"]},
+        "you": {
+            "player_id": me,
+            "hand": [{"card_id": c} for c in ("h1", "h2", "h3")],
+            "submitted": ["b"],
+            "owes": owes,
+        },
     }
 
 

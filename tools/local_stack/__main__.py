@@ -124,7 +124,8 @@ def serve(args: argparse.Namespace) -> int:
             seed=not args.no_seed,
             seed_decks=tuple(d for d in args.seed_decks.split(",") if d) or None,
             workers=args.workers,
-            parameter_overrides=_parameters(args.parameter_overrides),
+            # A developer watches several players at once: poll every few seconds, not hourly as deployed.
+            parameter_overrides={"PollSeconds": "5", **_parameters(args.parameter_overrides)},
         )
     )
     try:

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
 from app import games
-from app.presenters import open_game, round_result
+from app.presenters import names_in, open_game, round_result
 from app.records import PlayerRecord
 from app.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
 from app.services import Services
@@ -20,6 +20,7 @@ from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (
     BEARER,
+    POLL_HEADERS,
     Adapters,
     Caller,
     IdempotencyKey,
@@ -31,6 +32,7 @@ from handlers.http import (
     game_answer,
     json_response,
     location,
+    poll_headers,
     presenter,
     request_key,
     to_response,
@@ -45,7 +47,7 @@ MOVE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413, 415)
 
 @router.exception_handler(NotModified)
 def not_modified(signal: NotModified) -> Response[None]:
-    return Response(status_code=304, headers={"ETag": signal.etag})
+    return Response(status_code=304, headers={"ETag": signal.etag, **signal.headers})
 
 
 @router.post(
@@ -96,7 +98,14 @@ def list_open(
     summary="The game as you may see it",
     security=BEARER,
     **answers(
-        {**_GAME, 304: {"description": "Not Modified: your view has not changed", "content": {}}},
+        {
+            200: {"description": "The game as you may see it, with its ETag", "headers": POLL_HEADERS},
+            304: {
+                "description": "Not Modified: your view has not changed",
+                "content": {},
+                "headers": POLL_HEADERS,
+            },
+        },
         401,
         403,
         404,
@@ -105,11 +114,22 @@ def list_open(
 def get(
     game_id: str, player: Caller, adapters: Adapters, if_none_match: IfNoneMatch = None
 ) -> Response[GameOut]:
-    record = games.visible_game(adapters, player, check_game_id(game_id))
+    checked = check_game_id(game_id)
+    polling = poll_headers(adapters)
+    if if_none_match is not None:
+        # A poll: the version alone decides, read by projection; the state is read only when it changed.
+        stamp = games.game_stamp(adapters, player, checked)
+        if stamp is not None:
+            etag = game_etag(checked, stamp.version, player.player_id)
+            if matches(if_none_match, etag):
+                raise NotModified(etag, polling)
+    record = games.visible_game(adapters, player, checked)
     etag = game_etag(record.game_id, record.version, player.player_id)
     if matches(if_none_match, etag):
-        raise NotModified(etag)
-    return to_response(game_answer(adapters, record, player.player_id))
+        raise NotModified(etag, polling)
+    answer = game_answer(adapters, record, player.player_id)
+    answer["headers"].update(polling)
+    return to_response(answer)
 
 
 @router.get(
@@ -120,8 +140,9 @@ def get(
     **answers({200: {"description": "The finished rounds, oldest first"}}, 401, 403, 404),
 )
 def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]:
-    results = games.list_rounds(adapters, player, check_game_id(game_id))
-    return json_response(Rounds(rounds=[round_result(r, adapters.images) for r in results]))
+    record, results = games.list_rounds(adapters, player, check_game_id(game_id))
+    names = names_in(record.state)
+    return json_response(Rounds(rounds=[round_result(r, names, adapters.images) for r in results]))
 
 
 def _play(

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app import games, players
 from app.presenters import inbox_game
 from app.schemas import CreatePlayer, Inbox, PlayerCreated, PlayerOut
-from handlers.http import BEARER, Adapters, Caller, created, json_response, location, to_response
+from handlers.http import (
+    BEARER,
+    POLL_HEADERS,
+    Adapters,
+    Caller,
+    created,
+    json_response,
+    location,
+    poll_headers,
+    to_response,
+)
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -77,9 +88,24 @@ def me(player: Caller) -> Response[PlayerOut]:
 @router.get(
     "/players/me/games",
     tags=["players"],
-    summary="Your games, most urgent first",
+    summary="Your active games, most urgent first; or, with status=finished, your finished games by page",
     security=BEARER,
-    **answers({200: {"description": "Your games"}}, 401),
+    **answers({200: {"description": "Your games", "headers": POLL_HEADERS}}, 401, 422),
 )
-def my_games(player: Caller, adapters: Adapters) -> Response[Inbox]:
-    return json_response(Inbox(games=[inbox_game(e) for e in games.inbox(adapters, player)]))
+def my_games(
+    player: Caller,
+    adapters: Adapters,
+    status: Annotated[
+        Literal["active", "finished"],
+        Query(description="active (default): games in play or in the lobby; finished: newest first, by page"),
+    ] = "active",
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="next_cursor from the previous finished page")
+    ] = None,
+) -> Response[Inbox]:
+    if status == "finished":
+        page = games.finished_games(adapters, player, cursor)
+    else:
+        page = games.inbox(adapters, player)
+    body = Inbox(games=[inbox_game(e) for e in page.entries], next_cursor=page.next_cursor)
+    return json_response(body, headers=poll_headers(adapters))
