@@ -1,0 +1,299 @@
+"""Game events as one player may see them: the shapes webhooks (and later the feed) carry, defined once.
+
+`derive_events` is pure: the DynamoDB Streams consumer hands it the old and the new image of a game and
+gets, for one recipient, the events that change made. Each event is built from what that player's game
+view already shows (seats, scores, who the game waits on, the clue once given, the reveal once scored),
+so no hand, hidden card, pile or vote before the reveal can reach an event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from dixit.state import GameState, Phase, RoundResult
+from dixit.views import waiting_for
+
+EventType = Literal[
+    "game.started",
+    "turn.owed",
+    "round.revealed",
+    "game.finished",
+    "player.joined",
+    "player.left",
+    "reminder",
+    "timeout",
+]
+EVENT_TYPES: tuple[str, ...] = get_args(EventType)
+MoveKind = Literal["clue", "cards", "vote"]
+_MOVE_OF_PHASE: dict[Phase, MoveKind] = {
+    Phase.STORYTELLING: "clue",
+    Phase.SUBMITTING: "cards",
+    Phase.VOTING: "vote",
+}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Seat(_Model):
+    player_id: str
+    name: str
+    score: int
+
+
+class OwedMove(_Model):
+    player_id: str
+    move: MoveKind
+
+
+class RevealedCard(_Model):
+    card_id: str
+    owner_id: str
+    voter_ids: list[str]
+
+
+class RevealedRound(_Model):
+    number: int
+    storyteller_id: str
+    clue: str
+    storyteller_card: str
+    cards: list[RevealedCard]
+    points: dict[str, int]
+
+
+class _Event(_Model):
+    id: str = Field(description="Stable for this event and recipient: the same change always has the same id")
+    game_id: str
+    game_version: int = Field(description="The game version that produced the event")
+    recipient_id: str = Field(description="The player this copy of the event is for")
+    occurred_at: str
+
+
+class GameStarted(_Event):
+    type: Literal["game.started"] = "game.started"
+    players: list[Seat]
+    storyteller_id: str
+
+
+class TurnOwed(_Event):
+    """The game now waits on these players; sent when a new stage of a round begins."""
+
+    type: Literal["turn.owed"] = "turn.owed"
+    round_number: int
+    owed: list[OwedMove]
+    you_owe: bool
+    clue: str | None = None
+    deadline: str | None = Field(default=None, description="When the owed moves time out, if known")
+
+
+class RoundRevealed(_Event):
+    type: Literal["round.revealed"] = "round.revealed"
+    round: RevealedRound
+    scores: list[Seat]
+
+
+class GameFinished(_Event):
+    type: Literal["game.finished"] = "game.finished"
+    winners: list[str]
+    scores: list[Seat]
+    end_reason: str | None = None
+
+
+class PlayerJoined(_Event):
+    type: Literal["player.joined"] = "player.joined"
+    player_id: str
+    name: str
+
+
+class PlayerLeft(_Event):
+    type: Literal["player.left"] = "player.left"
+    player_id: str
+
+
+class Reminder(_Event):
+    type: Literal["reminder"] = "reminder"
+    round_number: int
+    move: MoveKind
+    deadline: str
+
+
+class Timeout(_Event):
+    type: Literal["timeout"] = "timeout"
+    player_id: str = Field(description="Who did not move in time")
+    round_number: int
+    move: MoveKind
+
+
+Event = Annotated[
+    GameStarted | TurnOwed | RoundRevealed | GameFinished | PlayerJoined | PlayerLeft | Reminder | Timeout,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def event_id(game_id: str, version: int, kind: str, recipient_id: str, subject: str = "") -> str:
+    """Deterministic, so a Streams batch that is retried yields the same ids (receivers dedupe on them)."""
+    digest = hashlib.sha256(f"{game_id}|{version}|{kind}|{recipient_id}|{subject}".encode()).hexdigest()
+    return f"evt_{digest[:24]}"
+
+
+def _scores(state: GameState) -> list[Seat]:
+    return [Seat(player_id=p.player_id, name=p.name, score=p.score) for p in state.players]
+
+
+def _revealed(result: RoundResult) -> RevealedRound:
+    return RevealedRound(
+        number=result.number,
+        storyteller_id=result.storyteller_id,
+        clue=result.clue,
+        storyteller_card=result.storyteller_card,
+        cards=[
+            RevealedCard(card_id=c.card_id, owner_id=c.owner_id, voter_ids=list(c.voter_ids))
+            for c in result.cards
+        ],
+        points=dict(result.points),
+    )
+
+
+def _stage(state: GameState | None) -> tuple[str, int, str] | None:
+    """What the game is waiting for, coarsely: a new stage is what makes players owe a move."""
+    if state is None or state.round is None or state.phase not in _MOVE_OF_PHASE:
+        return None
+    return (state.phase.value, state.round.number, state.round.storyteller_id)
+
+
+def derive_events(
+    old: GameState | None,
+    new: GameState,
+    recipient_id: str,
+    *,
+    occurred_at: str,
+    deadline: str | None = None,
+) -> list[Event]:
+    """The events the change `old` -> `new` means for `recipient_id`, in the order they happened.
+
+    `old` is None for a game that was just created. `deadline` is when the moves owed in `new` time out,
+    if the caller knows it (the rules core keeps no clock). A recipient who is in neither state gets
+    nothing; one who just left learns only who left.
+    """
+    in_old = old is not None and old.player(recipient_id) is not None
+    in_new = new.player(recipient_id) is not None
+    if not (in_old or in_new):
+        return []
+    game_id, version = new.game_id, new.version
+
+    def ident(kind: str, subject: str = "") -> str:
+        return event_id(game_id, version, kind, recipient_id, subject)
+
+    common: dict[str, Any] = {
+        "game_id": game_id,
+        "game_version": version,
+        "recipient_id": recipient_id,
+        "occurred_at": occurred_at,
+    }
+    events: list[Event] = []
+    before = set(old.player_ids) if old is not None else set()
+    after = set(new.player_ids)
+    for player in new.players:
+        if player.player_id not in before:
+            events.append(
+                PlayerJoined(
+                    id=ident("player.joined", player.player_id),
+                    player_id=player.player_id,
+                    name=player.name,
+                    **common,
+                )
+            )
+    for player_id in old.player_ids if old is not None else []:
+        if player_id not in after:
+            events.append(PlayerLeft(id=ident("player.left", player_id), player_id=player_id, **common))
+    if not in_new:
+        return events
+
+    was_playing = old is not None and old.phase is not Phase.LOBBY
+    if not was_playing and new.phase is not Phase.LOBBY and new.round is not None:
+        events.append(
+            GameStarted(
+                id=ident("game.started"),
+                players=_scores(new),
+                storyteller_id=new.round.storyteller_id,
+                **common,
+            )
+        )
+    old_reveal = old.last_round.number if old is not None and old.last_round is not None else None
+    if new.last_round is not None and new.last_round.number != old_reveal:
+        events.append(
+            RoundRevealed(
+                id=ident("round.revealed", str(new.last_round.number)),
+                round=_revealed(new.last_round),
+                scores=_scores(new),
+                **common,
+            )
+        )
+    if new.phase is Phase.FINISHED and (old is None or old.phase is not Phase.FINISHED):
+        events.append(
+            GameFinished(
+                id=ident("game.finished"),
+                winners=list(new.winners),
+                scores=_scores(new),
+                end_reason=None if new.end_reason is None else new.end_reason.value,
+                **common,
+            )
+        )
+    stage = _stage(new)
+    if stage is not None and stage != _stage(old) and new.round is not None:
+        move = _MOVE_OF_PHASE[new.phase]
+        owed = waiting_for(new)
+        events.append(
+            TurnOwed(
+                id=ident("turn.owed", f"{stage[0]}:{stage[1]}"),
+                round_number=new.round.number,
+                owed=[OwedMove(player_id=pid, move=move) for pid in owed],
+                you_owe=recipient_id in owed,
+                # The clue is public from the moment it is given; before that there is none.
+                clue=new.round.clue if new.phase is not Phase.STORYTELLING else None,
+                deadline=deadline,
+                **common,
+            )
+        )
+    return events
+
+
+def reminder_event(
+    state: GameState, recipient_id: str, *, deadline: str, occurred_at: str
+) -> Reminder | None:
+    """A reminder for a player the game waits on (the never-stall sweep sends it); None if it does not."""
+    if state.round is None or state.phase not in _MOVE_OF_PHASE or recipient_id not in waiting_for(state):
+        return None
+    return Reminder(
+        id=event_id(state.game_id, state.version, "reminder", recipient_id, deadline),
+        game_id=state.game_id,
+        game_version=state.version,
+        recipient_id=recipient_id,
+        occurred_at=occurred_at,
+        round_number=state.round.number,
+        move=_MOVE_OF_PHASE[state.phase],
+        deadline=deadline,
+    )
+
+
+def timeout_event(
+    before: GameState, timed_out_id: str, recipient_id: str, *, version: int, occurred_at: str
+) -> Timeout | None:
+    """`timed_out_id` missed the move `before` owed them; told to every member (`version` is the new one)."""
+    if before.round is None or before.phase not in _MOVE_OF_PHASE or before.player(recipient_id) is None:
+        return None
+    return Timeout(
+        id=event_id(before.game_id, version, "timeout", recipient_id, timed_out_id),
+        game_id=before.game_id,
+        game_version=version,
+        recipient_id=recipient_id,
+        occurred_at=occurred_at,
+        player_id=timed_out_id,
+        round_number=before.round.number,
+        move=_MOVE_OF_PHASE[before.phase],
+    )
