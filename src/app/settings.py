@@ -29,6 +29,15 @@ class AppSettings(BaseModel):
     max_body_bytes: int = Field(default=16_384, ge=1_024)
     # A cap on top of the time budget (Services.deadline), which is what usually ends the retries.
     move_attempts: int = Field(default=24, ge=1, le=100)
+    # Webhooks (docs/architecture.md). Loopback http is for the local stack alone, never set on AWS.
+    webhook_queue_url: str = ""
+    webhook_dlq_url: str = ""
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=30)
+    webhook_allow_loopback_http: bool = False
+    webhook_disable_after_failures: int = Field(default=20, ge=1)
+    webhook_retry_for_seconds: int = Field(default=86_400, ge=60)
+    webhook_retry_base_seconds: int = Field(default=30, ge=1)
+    webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

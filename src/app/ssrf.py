@@ -137,14 +137,15 @@ def _parse(url: str, *, allow_loopback_http: bool) -> tuple[str, str, int, str]:
     return scheme, host, port or (443 if scheme == "https" else 80), path
 
 
-def vet(url: str, *, allow_loopback_http: bool = False, resolver: Resolver = system_resolver) -> Target:
+def vet(url: str, *, allow_loopback_http: bool = False, resolver: Resolver | None = None) -> Target:
     """Check `url` and pin the address to call; raises UnsafeUrl with a stable code.
 
     With `allow_loopback_http` (the local stack only) plain http is accepted, and only towards loopback.
     """
     scheme, host, port, path = _parse(url, allow_loopback_http=allow_loopback_http)
     try:
-        answers = list(resolver(host, port))
+        # Looked up at call time (not bound as a default), so tests can stand in for DNS.
+        answers = list((resolver or system_resolver)(host, port))
     except (OSError, UnicodeError):
         answers = []
     if not answers:
