@@ -20,7 +20,7 @@ from app.settings import get_settings
 from app.telemetry import logger, metrics
 from handlers import problems
 from handlers.problems import MalformedRequest, PayloadTooLarge
-from handlers.routes import decks, games, notifications, players
+from handlers.routes import decks, games, notifications, players, webhooks
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -60,6 +60,7 @@ app.include_router(players.router)
 app.include_router(games.router)
 app.include_router(decks.router)
 app.include_router(notifications.router)
+app.include_router(webhooks.router)
 problems.register(app)
 
 
