@@ -297,3 +297,16 @@ def timeout_event(
         round_number=before.round.number,
         move=_MOVE_OF_PHASE[before.phase],
     )
+
+
+def json_schema() -> str:
+    """The events' JSON Schema as committed in docs/ (`make openapi` refreshes it; a test checks drift)."""
+    import json
+
+    schema = EVENT_ADAPTER.json_schema()
+    schema["title"] = "Dixit by mail webhook event"
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    print(json_schema(), end="")

@@ -139,3 +139,12 @@ def test_reminders_go_only_to_whom_the_game_waits_on_and_timeouts_name_who_misse
     assert timeout is not None
     assert (timeout.player_id, timeout.move, timeout.recipient_id) == (teller, "clue", other)
     assert json.loads(timeout.model_dump_json())["type"] == "timeout"
+
+
+def test_the_committed_json_schema_of_the_events_is_the_one_the_models_generate() -> None:
+    from pathlib import Path
+
+    from app.events import json_schema
+
+    committed = Path(__file__).resolve().parents[2] / "docs" / "webhook-events.schema.json"
+    assert committed.read_text(encoding="utf-8") == json_schema(), "run `make openapi`"
