@@ -16,8 +16,8 @@ _MAX_RESPONSE_BYTES = 4_096  # the body is never used; reading a little lets the
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     """HTTPS to `address`, while Host and SNI (and certificate checks) name the URL's own host."""
 
-    def __init__(self, target: Target, timeout: float) -> None:
-        super().__init__(target.host, target.port, timeout=timeout, context=ssl.create_default_context())
+    def __init__(self, target: Target, timeout: float, context: ssl.SSLContext) -> None:
+        super().__init__(target.host, target.port, timeout=timeout, context=context)
         self._address = target.address
 
     def connect(self) -> None:
@@ -43,11 +43,20 @@ class HttpOutcome:
     latency_ms: int
 
 
-def post(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> HttpOutcome:
-    """POST `body`; a 2xx is a success. Redirects are not followed (they would skip the SSRF check)."""
+def post(
+    target: Target,
+    body: bytes,
+    headers: dict[str, str],
+    timeout: float,
+    tls: ssl.SSLContext | None = None,
+) -> HttpOutcome:
+    """POST `body`; a 2xx is a success. Redirects are not followed (they would skip the SSRF check).
+
+    `tls` defaults to the system's trust store with hostname checks.
+    """
     started = time.monotonic()
     connection: http.client.HTTPConnection = (
-        _PinnedHTTPSConnection(target, timeout)
+        _PinnedHTTPSConnection(target, timeout, tls or ssl.create_default_context())
         if target.scheme == "https"
         else _PinnedHTTPConnection(target, timeout)
     )
