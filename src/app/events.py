@@ -263,6 +263,18 @@ def derive_events(
     return events
 
 
+def derive_for_members(
+    old: GameState | None, new: GameState, *, occurred_at: str, deadline: str | None = None
+) -> list[Event]:
+    """`derive_events` for everyone who was or is a member: what the Streams consumer enqueues per change."""
+    members = dict.fromkeys([*(old.player_ids if old is not None else []), *new.player_ids])
+    return [
+        event
+        for member in members
+        for event in derive_events(old, new, member, occurred_at=occurred_at, deadline=deadline)
+    ]
+
+
 def reminder_event(
     state: GameState, recipient_id: str, *, deadline: str, occurred_at: str
 ) -> Reminder | None:

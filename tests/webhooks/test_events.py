@@ -148,3 +148,14 @@ def test_the_committed_json_schema_of_the_events_is_the_one_the_models_generate(
 
     committed = Path(__file__).resolve().parents[2] / "docs" / "webhook-events.schema.json"
     assert committed.read_text(encoding="utf-8") == json_schema(), "run `make openapi`"
+
+
+def test_a_change_is_derived_for_every_past_and_present_member_and_nobody_else() -> None:
+    from app.events import derive_for_members
+
+    before = lobby(3)
+    after = apply(before, Leave("p2")).state
+    events = derive_for_members(before, after, occurred_at=AT)
+    assert sorted((e.recipient_id, e.type) for e in events) == [
+        ("p0", "player.left"), ("p1", "player.left"), ("p2", "player.left")
+    ]  # fmt: skip
