@@ -236,3 +236,15 @@ def test_backoff_doubles_with_jitter_in_its_upper_half_and_never_exceeds_the_vis
         ceiling = 30 * 2 ** (attempt - 1)
         assert ceiling / 2 <= backoff_seconds(attempt, 30, rng) <= ceiling
     assert max(backoff_seconds(n, 30, rng) for n in range(12, 40)) <= MAX_VISIBILITY_SECONDS
+
+
+def test_a_replayed_stream_record_enqueues_the_same_delivery_ids_so_receivers_can_drop_repeats(
+    queues: Queues, receiver: Receiver
+) -> None:
+    owner = player()
+    subscribed(owner, receiver, ("game.started", "turn.owed"))
+    enqueue_events(services(), queue(queues), start_events(owner))
+    enqueue_events(services(), queue(queues), start_events(owner))  # the consumer retried its batch
+    ids = [WebhookMessage.from_json(m["Body"]).delivery_id for m in queues.receive()]
+    assert len(ids) == 4
+    assert len(set(ids)) == 2
