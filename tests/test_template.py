@@ -52,6 +52,7 @@ ROUTES = {
     ("DELETE", "/players/me/webhooks/{webhook_id}"),
     ("POST", "/players/me/webhooks/{webhook_id}/rotate-secret"),
     ("GET", "/players/me/webhooks/{webhook_id}/deliveries"),
+    ("GET", "/games/{game_id}/events"),
 }
 
 MANAGED_POLICIES = {

@@ -59,7 +59,7 @@ class StaleVersion(AppError):
 
 
 class InvalidInput(AppError):
-    """Input that can never be accepted as it is (a push token the platform refuses)."""
+    """Input that can never be accepted as it is (a push token the platform refuses, a private webhook URL)."""
 
 
 class RateLimited(AppError):

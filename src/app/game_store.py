@@ -19,7 +19,7 @@ from botocore.exceptions import ConnectionError as BotocoreConnectionError
 from app import aws_clients
 from app.due_index import shard_of
 from app.errors import StoreUnavailable, VersionConflict
-from app.records import GameRecord, PlayerRecord, StoredAnswer, Visibility
+from app.records import FeedItem, GameRecord, PlayerRecord, StoredAnswer, Visibility
 from app.webhook_records import (
     DeliveryAttempt,
     WebhookRecord,
@@ -607,6 +607,65 @@ class DynamoGameStore(TableAdapter):
             Limit=limit,
         )
         return [attempt_from_item(item) for item in response.get("Items", [])]
+
+    # The event feed: pk GAME#<game_id>, sk FEED#<player_id>#<position>
+
+    def put_feed_items(self, items: Sequence[FeedItem], *, expires_at: int | None) -> None:
+        for start in range(0, len(items), 25):
+            requests: list[Any] = [
+                {"PutRequest": {"Item": _feed_item(item, expires_at)}} for item in items[start : start + 25]
+            ]
+            pending: dict[str, Any] = {self.table_name: requests}
+            while pending:
+                response = self.client.batch_write_item(RequestItems=pending)
+                pending = dict(response.get("UnprocessedItems") or {})
+
+    def expire_feed(self, game_id: str, *, expires_at: int) -> None:
+        for item in self._query(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":prefix": {"S": "FEED#"}},
+            ProjectionExpression="pk, sk",
+        ):
+            self.client.update_item(
+                TableName=self.table_name,
+                Key={"pk": item["pk"], "sk": item["sk"]},
+                UpdateExpression="SET expires_at = :at",
+                ExpressionAttributeValues={":at": {"N": str(expires_at)}},
+            )
+
+    def list_feed(self, game_id: str, player_id: str, *, after: str, limit: int) -> list[FeedItem]:
+        prefix = f"FEED#{player_id}#"
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :after AND :end",
+            ExpressionAttributeValues={
+                ":pk": {"S": f"GAME#{game_id}"},
+                # Positions are digits and dots, so "~" sorts after every one of them.
+                ":after": {"S": f"{prefix}{after}~" if after else prefix},
+                ":end": {"S": f"{prefix}~"},
+            },
+            Limit=limit,
+        )
+        return [
+            FeedItem(
+                game_id=game_id,
+                player_id=player_id,
+                position=item["sk"]["S"].removeprefix(prefix),
+                event_json=item["event"]["S"],
+            )
+            for item in response.get("Items", [])
+        ]
+
+
+def _feed_item(item: FeedItem, expires_at: int | None) -> dict[str, Any]:
+    stored: dict[str, Any] = {
+        "pk": {"S": f"GAME#{item.game_id}"},
+        "sk": {"S": f"FEED#{item.player_id}#{item.position}"},
+        "event": {"S": item.event_json},
+    }
+    if expires_at is not None:
+        stored["expires_at"] = {"N": str(expires_at)}
+    return stored
 
 
 def _epoch(iso: str) -> int:

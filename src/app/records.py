@@ -51,3 +51,13 @@ class StoredAnswer:
     fingerprint: str  # a hash of the request body: the same key with another body is refused
     payload: bytes  # the answer, compact and without image links (app.idempotency)
     expires_at: int  # epoch seconds; an expired answer is forgotten even before DynamoDB's TTL sweeps it
+
+
+@dataclass(frozen=True, slots=True)
+class FeedItem:
+    """One event of a game as one member sees it; `position` orders a member's feed and is its cursor."""
+
+    game_id: str
+    player_id: str
+    position: str  # "<game version, 10 digits>.<index within that version, 3 digits>"
+    event_json: str

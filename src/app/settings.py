@@ -38,6 +38,7 @@ class AppSettings(BaseModel):
     webhook_retry_for_seconds: int = Field(default=86_400, ge=60)
     webhook_retry_base_seconds: int = Field(default=30, ge=1)
     webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
+    feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

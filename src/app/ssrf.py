@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from app.errors import AppError
+from app.errors import InvalidInput
 
 MAX_URL_LENGTH = 2048
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -40,10 +40,8 @@ _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NUMERIC_LABEL = re.compile(r"^(0[xX][0-9a-fA-F]*|[0-9]+)$")
 
 
-class UnsafeUrl(AppError):
+class UnsafeUrl(InvalidInput):
     """A webhook URL we will not call; `code` says why."""
-
-    status, title = 422, "Unprocessable Content"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.events import EVENT_TYPES
+from app.events import EVENT_TYPES, Event
 from app.schemas import Request
 from app.webhook_records import DeliveryAttempt, WebhookRecord
 
@@ -94,3 +94,9 @@ def attempt_out(attempt: DeliveryAttempt) -> DeliveryAttemptOut:
         latency_ms=attempt.latency_ms,
         next_retry_at=attempt.next_retry_at,
     )
+
+
+class EventFeed(BaseModel):
+    events: list[Event] = Field(description="Your copy of the game's events, oldest first")
+    cursor: str = Field(description="Pass as `after` to resume after the last event given")
+    has_more: bool = Field(description="True when more events may follow at once: ask again with the cursor")

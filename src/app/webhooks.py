@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Sequence
 
 from app import ssrf
-from app.errors import AppError, Conflict, NotFound
+from app.errors import Conflict, InvalidInput, NotFound
 from app.events import EVENT_TYPES
 from app.records import PlayerRecord
 from app.services import Services
@@ -18,10 +18,8 @@ RECENT_ATTEMPTS = 50
 _WEBHOOK_ID = re.compile(r"^wh_[0-9a-f]{16}$")
 
 
-class WebhookRefused(AppError):
+class WebhookRefused(InvalidInput):
     """A subscription that can never be valid as sent (an unknown event name...)."""
-
-    status, title = 422, "Unprocessable Content"
 
 
 def new_secret() -> str:

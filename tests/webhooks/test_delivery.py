@@ -27,6 +27,8 @@ from tests.api.client import Client, FakeContext
 
 from .conftest import Queues, Receiver, sqs_event
 
+NOW = 1_800_000_000  # epoch seconds: the rules core takes the time from its caller
+
 
 def services() -> Services:
     return Services.from_settings(get_settings())
@@ -49,8 +51,8 @@ def start_events(owner: PlayerRecord) -> list[Event]:
         seed=3,
     )
     for seat in (1, 2):
-        lobby = apply(lobby, Join(f"p_other{seat}", f"Other {seat}")).state
-    started = apply(lobby, Start(owner.player_id)).state
+        lobby = apply(lobby, Join(f"p_other{seat}", f"Other {seat}"), now=NOW).state
+    started = apply(lobby, Start(owner.player_id), now=NOW).state
     return derive_events(lobby, started, owner.player_id, occurred_at="2026-11-30T12:00:00+00:00")
 
 

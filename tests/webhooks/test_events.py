@@ -16,13 +16,15 @@ from dixit.views import view_for
 
 AT = "2026-11-30T12:00:00+00:00"
 
+NOW = 1_800_000_000  # epoch seconds: the rules core takes the time from its caller
+
 
 def lobby(players: int, rules: str = "classic", seed: int = 7) -> GameState:
     state = new_game(
         "g_0123456789abcdef", host_id="p0", host_name="Host", settings=Settings.build(rules), seed=seed
     )
     for seat in range(1, players):
-        state = apply(state, Join(f"p{seat}", f"Player {seat}")).state
+        state = apply(state, Join(f"p{seat}", f"Player {seat}"), now=NOW).state
     return state
 
 
@@ -38,7 +40,7 @@ def every_card_of(state: GameState) -> set[str]:
 
 
 def played_transitions(players: int, rules: str, seed: int) -> list[tuple[GameState, GameState]]:
-    state = apply(lobby(players, rules, seed), Start("p0")).state
+    state = apply(lobby(players, rules, seed), Start("p0"), now=NOW).state
     bots = {pid: RandomBot(pid, seed * 31 + i) for i, pid in enumerate(state.player_ids)}
     steps: list[tuple[GameState, GameState]] = []
     while state.phase is not Phase.FINISHED and len(steps) < 400:
@@ -46,7 +48,7 @@ def played_transitions(players: int, rules: str, seed: int) -> list[tuple[GameSt
         assert mover is not None
         move = bots[mover].choose(view_for(state, mover))
         assert move is not None
-        new = apply(state, move).state
+        new = apply(state, move, now=NOW).state
         steps.append((state, new))
         state = new
     return steps
@@ -80,7 +82,7 @@ def test_a_stranger_gets_no_event_at_all() -> None:
 
 def test_starting_tells_everyone_the_game_started_and_the_storyteller_that_they_owe_a_clue() -> None:
     before = lobby(3)
-    after = apply(before, Start("p0")).state
+    after = apply(before, Start("p0"), now=NOW).state
     assert after.round is not None
     teller = after.round.storyteller_id
     for viewer in after.player_ids:
@@ -96,11 +98,11 @@ def test_starting_tells_everyone_the_game_started_and_the_storyteller_that_they_
 
 def test_joining_and_leaving_the_lobby_are_events_and_the_leaver_only_learns_that_they_left() -> None:
     before = lobby(2)
-    joined = apply(before, Join("p2", "Zoé")).state
+    joined = apply(before, Join("p2", "Zoé"), now=NOW).state
     assert [
         (e.type, getattr(e, "name", None)) for e in derive_events(before, joined, "p0", occurred_at=AT)
     ] == [("player.joined", "Zoé")]
-    left = apply(joined, Leave("p1")).state
+    left = apply(joined, Leave("p1"), now=NOW).state
     assert [e.type for e in derive_events(joined, left, "p0", occurred_at=AT)] == ["player.left"]
     assert [e.type for e in derive_events(joined, left, "p1", occurred_at=AT)] == ["player.left"]
 
@@ -127,7 +129,7 @@ def test_events_round_trip_through_their_one_json_schema() -> None:
 
 
 def test_reminders_go_only_to_whom_the_game_waits_on_and_timeouts_name_who_missed_their_move() -> None:
-    state = apply(lobby(3), Start("p0")).state
+    state = apply(lobby(3), Start("p0"), now=NOW).state
     assert state.round is not None
     teller = state.round.storyteller_id
     other = next(p for p in state.player_ids if p != teller)
@@ -154,7 +156,7 @@ def test_a_change_is_derived_for_every_past_and_present_member_and_nobody_else()
     from app.events import derive_for_members
 
     before = lobby(3)
-    after = apply(before, Leave("p2")).state
+    after = apply(before, Leave("p2"), now=NOW).state
     events = derive_for_members(before, after, occurred_at=AT)
     assert sorted((e.recipient_id, e.type) for e in events) == [
         ("p0", "player.left"), ("p1", "player.left"), ("p2", "player.left")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from app.ssrf import Resolver, UnsafeUrl, system_resolver, vet
+from handlers.problems import status_of
 
 PUBLIC = "93.184.215.14"
 
@@ -21,7 +22,7 @@ def resolving(*addresses: str) -> Resolver:
 def refused(url: str, *, allow_loopback_http: bool = False, resolver: Resolver = system_resolver) -> str:
     with pytest.raises(UnsafeUrl) as caught:
         vet(url, allow_loopback_http=allow_loopback_http, resolver=resolver)
-    assert caught.value.status == 422
+    assert status_of(caught.value) == 422
     return caught.value.code
 
 
