@@ -116,6 +116,8 @@ def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -
     assert change["Keys"]["sk"] == {"S": "STATE"}  # what the template's filter lets through
     assert json.loads(change["OldImage"]["state"]["S"])["phase"] == "lobby"
     assert json.loads(change["NewImage"]["state"]["S"])["phase"] == "storytelling"
+
+
 def test_the_sqs_event_is_what_the_queue_hands_the_webhook_function() -> None:
     from app.webhook_dispatch import WebhookMessage
 

@@ -102,6 +102,8 @@ def test_the_stream_event_is_accepted_by_the_notify_handler_and_tells_the_first_
         "player_id": "p_00000000000000a1",
         "game_id": SAMPLE_GAME,
     }
+
+
 def test_the_sqs_event_is_accepted_by_the_webhook_handler(aws: None) -> None:
     from handlers.webhook import lambda_handler
 

@@ -26,6 +26,7 @@ LOCAL_NAMES = {
     "NudgeTopic": "dixit-nudges-local",
     "WebhookQueue": "dixit-webhooks-local",
     "WebhookDeadLetterQueue": "dixit-webhooks-dlq-local",
+    "NotifyFailureQueue": "dixit-notify-failures-local",
 }
 
 REGION = "us-east-1"
