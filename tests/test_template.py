@@ -396,7 +396,7 @@ def test_webhook_deliveries_come_from_a_queue_with_a_dead_letter_queue_and_parti
     stack: dict[str, Any],
 ) -> None:
     queues = of_type(stack, "AWS::SQS::Queue")
-    assert set(queues) == {"WebhookQueue", "WebhookDeadLetterQueue"}
+    assert {"WebhookQueue", "WebhookDeadLetterQueue"} <= set(queues)
     queue = queues["WebhookQueue"]["Properties"]
     assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {"Fn::GetAtt": ["WebhookDeadLetterQueue", "Arn"]}
     # Retries run for 24 h; the messages must outlive that.
@@ -405,7 +405,11 @@ def test_webhook_deliveries_come_from_a_queue_with_a_dead_letter_queue_and_parti
     function = of_type(stack, "AWS::Lambda::Function")["WebhookFunction"]["Properties"]
     assert function["Handler"] == "handlers.webhook.lambda_handler"
     assert queue["VisibilityTimeout"] >= 6 * function["Timeout"]
-    (mapping,) = of_type(stack, "AWS::Lambda::EventSourceMapping").values()
+    (mapping,) = [
+        m
+        for m in of_type(stack, "AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["FunctionName"] == {"Ref": "WebhookFunction"}
+    ]
     assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["WebhookQueue", "Arn"]}
     assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     actions = {a for statement in _statements(stack, "WebhookFunctionRole") for a in statement["Action"]}
@@ -428,3 +432,18 @@ def test_an_alarm_fires_as_soon_as_a_webhook_delivery_reaches_the_dead_letter_qu
 
 def test_no_deployed_function_lets_webhooks_use_loopback_http(template: dict[str, Any]) -> None:
     assert "WEBHOOK_ALLOW_LOOPBACK_HTTP" not in json.dumps(template)
+
+
+def test_the_stream_consumer_and_the_sweep_enqueue_webhook_deliveries_and_keep_the_feed_for_a_setting(
+    stack: dict[str, Any], template: dict[str, Any]
+) -> None:
+    functions = of_type(stack, "AWS::Lambda::Function")
+    for name in ("NotifyFunction", "NudgeFunction"):
+        variables = functions[name]["Properties"]["Environment"]["Variables"]
+        assert variables["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookQueue"}
+        assert variables["FEED_TTL_AFTER_END_SECONDS"] == {"Ref": "FeedTtlAfterEndSeconds"}
+        sends = [s for s in _statements(stack, f"{name}Role") if "sqs:SendMessage*" in s["Action"]]
+        assert any('"WebhookQueue"' in json.dumps(s["Resource"]) for s in sends)
+    api_actions = {a for s in _statements(stack, "ApiFunctionRole") for a in s["Action"]}
+    assert not any(action.startswith("sqs:") for action in api_actions)  # moves never touch the queue
+    assert template["Parameters"]["FeedTtlAfterEndSeconds"]["Default"] >= 86_400

@@ -26,6 +26,14 @@ FEED_PAGE_MAX = 100
 _POSITION = re.compile(r"^[0-9]{10}\.[0-9]{3}$")
 
 
+# Within one game version: the sweep's timeouts come first (they made that version), the events the
+# Streams consumer derives from the change next, and the sweep's reminders (which leave the version
+# alone) last, each reminder point in its own range so a later one never overwrites an earlier one.
+TIMEOUT_SLOT = 0
+CHANGE_SLOT = 100
+REMINDER_SLOT = 900
+
+
 def position(version: int, index: int) -> str:
     return f"{version:010d}.{index:03d}"
 
@@ -35,13 +43,13 @@ def _deadline(state: GameState) -> str | None:
     return None if at is None else datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
-def feed_items(events: list[Event]) -> list[FeedItem]:
-    """Each recipient's events of one change, numbered in the order they happened."""
+def feed_items(events: list[Event], first: int = CHANGE_SLOT) -> list[FeedItem]:
+    """Each recipient's events of one change, numbered from `first` in the order they happened."""
     counts: dict[str, int] = {}
     items = []
     for event in events:
-        index = counts.get(event.recipient_id, 0)
-        counts[event.recipient_id] = index + 1
+        index = first + counts.get(event.recipient_id, 0)
+        counts[event.recipient_id] = index - first + 1
         items.append(
             FeedItem(
                 game_id=event.game_id,
@@ -54,10 +62,17 @@ def feed_items(events: list[Event]) -> list[FeedItem]:
 
 
 def record_change(
-    services: Services, queue: WebhookQueue, old: GameState | None, new: GameState
+    services: Services,
+    queue: WebhookQueue,
+    old: GameState | None,
+    new: GameState,
+    *,
+    occurred_at: str | None = None,
 ) -> list[Event]:
     """Write the change's events to the feed and enqueue their webhook deliveries; the events."""
-    events = derive_for_members(old, new, occurred_at=services.now_iso(), deadline=_deadline(new))
+    events = derive_for_members(
+        old, new, occurred_at=occurred_at or services.now_iso(), deadline=_deadline(new)
+    )
     finished = new.phase is Phase.FINISHED
     expires_at = None
     if finished:
@@ -68,6 +83,23 @@ def record_change(
     if events:
         enqueue_events(services, queue, events)
     return events
+
+
+def record_sweep_events(
+    services: Services, queue: WebhookQueue, events: list[Event], *, first: int, finished: bool
+) -> None:
+    """The sweep's reminders or timeouts, after its write committed: to the feed, then to the webhooks.
+
+    Positions and ids come from the game version and the due point, so a sweep that runs again over
+    the same point rewrites the same items and enqueues the same delivery ids.
+    """
+    if not events:
+        return
+    expires_at = None
+    if finished:
+        expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
+    services.store.put_feed_items(feed_items(events, first), expires_at=expires_at)
+    enqueue_events(services, queue, events)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
-"""The DynamoDB Streams consumer: tells players when a game starts waiting on them, or ends.
+"""The DynamoDB Streams consumer: tells players when a game starts waiting on them, or ends, and
+writes each change's events to the feed and to the webhooks that want them.
 
 The move path stays one conditional write; this function reads the game item's old and new images
 from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
-(ReportBatchItemFailures) so the rest of the batch is not delivered twice.
+(ReportBatchItemFailures) so the rest of the batch is not delivered twice. A retried record writes the
+same feed items and enqueues the same delivery ids (handlers.game_events), so a replay is harmless.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from app.notifications import changes
 from app.settings import get_settings
 from app.telemetry import logger, metrics
 from dixit.state import GameState
+from handlers.game_events import handle_change
 
 GAME_SK = "STATE"
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
@@ -32,6 +35,8 @@ def record_handler(record: DynamoDBRecord) -> None:
     change = record.dynamodb
     if change is None or change.keys.get("sk") != GAME_SK:
         return  # players, memberships, rounds, devices...: the event source filter should drop these
+    # Feed and webhooks first: if they fail, the record is retried before anyone is told of it by SNS.
+    handle_change(change.old_image, change.new_image)
     notifications = changes(_state(change.old_image), _state(change.new_image))
     if not notifications:
         return
