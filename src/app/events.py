@@ -276,13 +276,16 @@ def derive_for_members(
 
 
 def reminder_event(
-    state: GameState, recipient_id: str, *, deadline: str, occurred_at: str
+    state: GameState, recipient_id: str, *, deadline: str, occurred_at: str, point: str = ""
 ) -> Reminder | None:
-    """A reminder for a player the game waits on (the never-stall sweep sends it); None if it does not."""
+    """A reminder for a player the game waits on (the never-stall sweep sends it); None if it does not.
+
+    `point` names which of the reminders before one deadline this is (half time, last call...).
+    """
     if state.round is None or state.phase not in _MOVE_OF_PHASE or recipient_id not in waiting_for(state):
         return None
     return Reminder(
-        id=event_id(state.game_id, state.version, "reminder", recipient_id, deadline),
+        id=event_id(state.game_id, state.version, "reminder", recipient_id, f"{deadline}/{point}"),
         game_id=state.game_id,
         game_version=state.version,
         recipient_id=recipient_id,
