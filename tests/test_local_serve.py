@@ -68,7 +68,7 @@ def get(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
         return error.code, lower(error.headers.items()), error.read()
 
 
-def start_serve(directory: Path) -> Served:
+def start_serve(directory: Path, env: dict[str, str] | None = None) -> Served:
     port, aws_port = free_port(), free_port()
     state_file = directory / "state.json"
     stdout, stderr = directory / "serve.out", directory / "serve.err"
@@ -90,7 +90,7 @@ def start_serve(directory: Path) -> Served:
             ],
             stdout=out,
             stderr=err,
-            env=child_env(),
+            env={**child_env(), **(env or {})},
         )
     served = Served(process, f"http://127.0.0.1:{port}", state_file, stdout, stderr)
     deadline = time.monotonic() + STARTUP_TIMEOUT
