@@ -452,6 +452,7 @@ class DynamoGameStore(TableAdapter):
 
     # Webhooks (a player's subscriptions live under the player; attempts under the webhook)
 
+    @_faults_are_unavailable
     def create_webhook(self, record: WebhookRecord, *, max_per_player: int) -> bool:
         """Add a webhook unless the player already has `max_per_player`; False when at the limit.
 
@@ -489,6 +490,7 @@ class DynamoGameStore(TableAdapter):
             raise
         return True
 
+    @_faults_are_unavailable
     def list_webhooks(self, player_id: str) -> list[WebhookRecord]:
         return [
             webhook_from_item(item)
@@ -499,12 +501,14 @@ class DynamoGameStore(TableAdapter):
             )
         ]
 
+    @_faults_are_unavailable
     def get_webhook(self, player_id: str, webhook_id: str) -> WebhookRecord | None:
         item = self.client.get_item(
             TableName=self.table_name, Key=webhook_key(player_id, webhook_id), ConsistentRead=True
         ).get("Item")
         return None if item is None else webhook_from_item(item)
 
+    @_faults_are_unavailable
     def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
         """Remove a webhook and free its slot; False when there was no such webhook."""
         items: list[Any] = [
@@ -533,6 +537,7 @@ class DynamoGameStore(TableAdapter):
             raise
         return True
 
+    @_faults_are_unavailable
     def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool:
         try:
             self.client.update_item(
@@ -548,6 +553,7 @@ class DynamoGameStore(TableAdapter):
             raise
         return True
 
+    @_faults_are_unavailable
     def record_webhook_result(
         self, player_id: str, webhook_id: str, *, ok: bool, status: str, at: str, disable_after: int
     ) -> WebhookRecord | None:
@@ -595,9 +601,11 @@ class DynamoGameStore(TableAdapter):
             return self.get_webhook(player_id, webhook_id)
         return webhook_from_item(item)
 
+    @_faults_are_unavailable
     def put_delivery_attempt(self, attempt: DeliveryAttempt, *, expires_at: int) -> None:
         self.client.put_item(TableName=self.table_name, Item=attempt_item(attempt, expires_at))
 
+    @_faults_are_unavailable
     def list_delivery_attempts(self, webhook_id: str, limit: int) -> list[DeliveryAttempt]:
         response = self.client.query(
             TableName=self.table_name,
@@ -610,6 +618,7 @@ class DynamoGameStore(TableAdapter):
 
     # The event feed: pk GAME#<game_id>, sk FEED#<player_id>#<position>
 
+    @_faults_are_unavailable
     def put_feed_items(self, items: Sequence[FeedItem], *, expires_at: int | None) -> None:
         for start in range(0, len(items), 25):
             requests: list[Any] = [
@@ -620,6 +629,7 @@ class DynamoGameStore(TableAdapter):
                 response = self.client.batch_write_item(RequestItems=pending)
                 pending = dict(response.get("UnprocessedItems") or {})
 
+    @_faults_are_unavailable
     def expire_feed(self, game_id: str, *, expires_at: int) -> None:
         for item in self._query(
             KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
@@ -633,6 +643,7 @@ class DynamoGameStore(TableAdapter):
                 ExpressionAttributeValues={":at": {"N": str(expires_at)}},
             )
 
+    @_faults_are_unavailable
     def list_feed(self, game_id: str, player_id: str, *, after: str, limit: int) -> list[FeedItem]:
         prefix = f"FEED#{player_id}#"
         response = self.client.query(

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+from app.errors import StoreUnavailable
+from app.game_store import DynamoGameStore
 from app.records import FeedItem, PlayerRecord
 from app.store import Store
-from app.webhook_records import WebhookRecord
+from app.webhook_records import DeliveryAttempt, WebhookRecord
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 GAME = "g_0000000000000001"
@@ -78,3 +85,43 @@ def test_a_feed_is_read_in_order_after_a_cursor_for_one_player_only(store: Store
     assert store.list_feed(GAME, "p_3", after="", limit=10) == []
     store.expire_feed(GAME, expires_at=2_000_000_000)
     assert len(store.list_feed(GAME, "p_1", after="", limit=10)) == 4
+
+
+def test_a_throttled_table_is_store_unavailable_for_webhooks_and_the_feed_too() -> None:
+    class ThrottledClient:
+        def __getattr__(self, operation: str) -> Any:
+            def refuse(*_: Any, **__: Any) -> Any:
+                error = {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}
+                raise ClientError({"Error": error, "ResponseMetadata": {"HTTPStatusCode": 400}}, operation)
+
+            return refuse
+
+    store = DynamoGameStore("dixit-test", client=ThrottledClient())  # type: ignore[arg-type]
+    attempt = DeliveryAttempt(
+        webhook_id="wh_1",
+        delivery_id="dlv_1",
+        attempt=1,
+        event_id="evt_1",
+        event_type="turn.owed",
+        attempted_at=STAMP,
+        outcome="failed",
+        status="500",
+        latency_ms=3,
+        next_retry_at=None,
+    )
+    calls = [
+        lambda: store.create_webhook(webhook(1), max_per_player=5),
+        lambda: store.list_webhooks("p_1"),
+        lambda: store.get_webhook("p_1", "wh_1"),
+        lambda: store.delete_webhook("p_1", "wh_1"),
+        lambda: store.set_webhook_secret("p_1", "wh_1", "whsec_y"),
+        lambda: store.record_webhook_result("p_1", "wh_1", ok=False, status="500", at=STAMP, disable_after=9),
+        lambda: store.put_delivery_attempt(attempt, expires_at=1),
+        lambda: store.list_delivery_attempts("wh_1", 10),
+        lambda: store.put_feed_items([item("p_1", 1, 0)], expires_at=None),
+        lambda: store.expire_feed(GAME, expires_at=1),
+        lambda: store.list_feed(GAME, "p_1", after="", limit=10),
+    ]
+    for call in calls:
+        with pytest.raises(StoreUnavailable):
+            call()
