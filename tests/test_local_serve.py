@@ -38,6 +38,10 @@ def free_port() -> int:
 def child_env() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
     env["PYTHONUNBUFFERED"] = "1"
+    # This checkout's code, as pytest's own pythonpath gives the tests: the venv's editable install may
+    # point at another checkout (worktrees sharing one .venv).
+    repo = Path(__file__).resolve().parents[1]
+    env["PYTHONPATH"] = os.pathsep.join([str(repo / "src"), str(repo / "tools"), env.get("PYTHONPATH", "")])
     return env
 
 
