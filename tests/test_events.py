@@ -116,3 +116,15 @@ def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -
     assert change["Keys"]["sk"] == {"S": "STATE"}  # what the template's filter lets through
     assert json.loads(change["OldImage"]["state"]["S"])["phase"] == "lobby"
     assert json.loads(change["NewImage"]["state"]["S"])["phase"] == "storytelling"
+
+
+def test_the_sqs_event_is_what_the_queue_hands_the_webhook_function() -> None:
+    from app.webhook_dispatch import WebhookMessage
+
+    (record,) = load(EVENTS / "webhook" / "sqs.json")["Records"]
+    assert record["eventSource"] == "aws:sqs"
+    assert record["eventSourceARN"].startswith("arn:aws:sqs:")
+    assert int(record["attributes"]["ApproximateReceiveCount"]) >= 1
+    message = WebhookMessage.from_json(record["body"])
+    assert message.webhook_id.startswith("wh_")
+    assert message.delivery_id.startswith("dlv_")

@@ -184,3 +184,22 @@ def test_describe_passes_non_sns_bodies_through() -> None:
     assert describe("plain text") == "plain text"
     envelope: dict[str, Any] = {"Type": "Notification", "Message": "hi"}
     assert describe(json.dumps(envelope)) == "message=hi"
+
+
+def test_queues_are_created_only_when_an_sqs_client_is_given_and_ref_gives_their_url(aws: None) -> None:
+    created = create_resources(
+        load_template(),
+        dynamodb_client=boto3.client("dynamodb"),
+        s3_client=boto3.client("s3"),
+        sns_client=boto3.client("sns"),
+        sqs_client=boto3.client("sqs"),
+        names=LOCAL_NAMES,
+    )
+    assert created["WebhookQueue"].endswith("/dixit-webhooks-local")
+    assert created["WebhookDeadLetterQueue"].endswith("/dixit-webhooks-dlq-local")
+    attributes = boto3.client("sqs").get_queue_attributes(
+        QueueUrl=created["WebhookQueue"], AttributeNames=["VisibilityTimeout"]
+    )["Attributes"]
+    assert attributes["VisibilityTimeout"] == str(
+        load_template()["Resources"]["WebhookQueue"]["Properties"]["VisibilityTimeout"]
+    )

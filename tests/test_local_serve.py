@@ -38,6 +38,10 @@ def free_port() -> int:
 def child_env() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
     env["PYTHONUNBUFFERED"] = "1"
+    # This checkout's code, as pytest's own pythonpath gives the tests: the venv's editable install may
+    # point at another checkout (worktrees sharing one .venv).
+    repo = Path(__file__).resolve().parents[1]
+    env["PYTHONPATH"] = os.pathsep.join([str(repo / "src"), str(repo / "tools"), env.get("PYTHONPATH", "")])
     return env
 
 
@@ -68,7 +72,7 @@ def get(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
         return error.code, lower(error.headers.items()), error.read()
 
 
-def start_serve(directory: Path) -> Served:
+def start_serve(directory: Path, env: dict[str, str] | None = None) -> Served:
     port, aws_port = free_port(), free_port()
     state_file = directory / "state.json"
     stdout, stderr = directory / "serve.out", directory / "serve.err"
@@ -90,7 +94,7 @@ def start_serve(directory: Path) -> Served:
             ],
             stdout=out,
             stderr=err,
-            env=child_env(),
+            env={**child_env(), **(env or {})},
         )
     served = Served(process, f"http://127.0.0.1:{port}", state_file, stdout, stderr)
     deadline = time.monotonic() + STARTUP_TIMEOUT

@@ -49,6 +49,13 @@ ROUTES = {
     ("GET", "/decks/{deck_id}"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
+    ("POST", "/players/me/webhooks"),
+    ("GET", "/players/me/webhooks"),
+    ("GET", "/players/me/webhooks/{webhook_id}"),
+    ("DELETE", "/players/me/webhooks/{webhook_id}"),
+    ("POST", "/players/me/webhooks/{webhook_id}/rotate-secret"),
+    ("GET", "/players/me/webhooks/{webhook_id}/deliveries"),
+    ("GET", "/games/{game_id}/events"),
 }
 
 MANAGED_POLICIES = {
@@ -115,6 +122,7 @@ def test_template_translates_offline_with_samtranslator(stack: dict[str, Any]) -
         "NudgeFunction",
         "CardIngestFunction",
         "NotifyFunction",
+        "WebhookFunction",
     }
     assert set(of_type(stack, "AWS::ApiGateway::RestApi")) == {"Api"}
     stages = of_type(stack, "AWS::ApiGateway::Stage")
@@ -385,3 +393,60 @@ def test_samconfig_defines_default_dev_and_prod_with_a_confirmed_prod_deploy() -
         config["prod"]["deploy"]["parameters"]["stack_name"]
         != config["dev"]["deploy"]["parameters"]["stack_name"]
     )
+
+
+def test_webhook_deliveries_come_from_a_queue_with_a_dead_letter_queue_and_partial_batch_failures(
+    stack: dict[str, Any],
+) -> None:
+    queues = of_type(stack, "AWS::SQS::Queue")
+    assert {"WebhookQueue", "WebhookDeadLetterQueue"} <= set(queues)
+    queue = queues["WebhookQueue"]["Properties"]
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {"Fn::GetAtt": ["WebhookDeadLetterQueue", "Arn"]}
+    # Retries run for 24 h; the messages must outlive that.
+    assert queue["MessageRetentionPeriod"] > 86_400
+    assert all(q["Properties"]["SqsManagedSseEnabled"] for q in queues.values())
+    function = of_type(stack, "AWS::Lambda::Function")["WebhookFunction"]["Properties"]
+    assert function["Handler"] == "handlers.webhook.lambda_handler"
+    assert queue["VisibilityTimeout"] >= 6 * function["Timeout"]
+    (mapping,) = [
+        m
+        for m in of_type(stack, "AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["FunctionName"] == {"Ref": "WebhookFunction"}
+    ]
+    assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["WebhookQueue", "Arn"]}
+    assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    actions = {a for statement in _statements(stack, "WebhookFunctionRole") for a in statement["Action"]}
+    assert {"sqs:ChangeMessageVisibility", "dynamodb:UpdateItem"} <= actions
+    assert any(action.startswith("sqs:SendMessage") for action in actions)  # to the dead-letter queue
+    assert "sns:Publish" not in actions
+
+
+def test_an_alarm_fires_as_soon_as_a_webhook_delivery_reaches_the_dead_letter_queue(
+    stack: dict[str, Any],
+) -> None:
+    (alarm,) = of_type(stack, "AWS::CloudWatch::Alarm").values()
+    props = alarm["Properties"]
+    assert (props["Namespace"], props["MetricName"]) == ("AWS/SQS", "ApproximateNumberOfMessagesVisible")
+    assert props["Dimensions"] == [
+        {"Name": "QueueName", "Value": {"Fn::GetAtt": ["WebhookDeadLetterQueue", "QueueName"]}}
+    ]
+    assert (props["ComparisonOperator"], props["Threshold"]) == ("GreaterThanThreshold", 0)
+
+
+def test_no_deployed_function_lets_webhooks_use_loopback_http(template: dict[str, Any]) -> None:
+    assert "WEBHOOK_ALLOW_LOOPBACK_HTTP" not in json.dumps(template)
+
+
+def test_the_stream_consumer_and_the_sweep_enqueue_webhook_deliveries_and_keep_the_feed_for_a_setting(
+    stack: dict[str, Any], template: dict[str, Any]
+) -> None:
+    functions = of_type(stack, "AWS::Lambda::Function")
+    for name in ("NotifyFunction", "NudgeFunction"):
+        variables = functions[name]["Properties"]["Environment"]["Variables"]
+        assert variables["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookQueue"}
+        assert variables["FEED_TTL_AFTER_END_SECONDS"] == {"Ref": "FeedTtlAfterEndSeconds"}
+        sends = [s for s in _statements(stack, f"{name}Role") if "sqs:SendMessage*" in s["Action"]]
+        assert any('"WebhookQueue"' in json.dumps(s["Resource"]) for s in sends)
+    api_actions = {a for s in _statements(stack, "ApiFunctionRole") for a in s["Action"]}
+    assert not any(action.startswith("sqs:") for action in api_actions)  # moves never touch the queue
+    assert template["Parameters"]["FeedTtlAfterEndSeconds"]["Default"] >= 86_400

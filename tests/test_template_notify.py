@@ -34,7 +34,11 @@ def test_notify_function_reads_the_stream_with_partial_failures_bisect_and_bound
 ) -> None:
     function = stack["Resources"]["NotifyFunction"]["Properties"]
     assert function["Handler"] == "handlers.notify.lambda_handler"
-    (mapping,) = of_type(stack, "AWS::Lambda::EventSourceMapping").values()
+    (mapping,) = [
+        m
+        for m in of_type(stack, "AWS::Lambda::EventSourceMapping").values()
+        if m["Properties"]["FunctionName"] == {"Ref": "NotifyFunction"}
+    ]
     props = mapping["Properties"]
     assert props["EventSourceArn"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
     assert props["FunctionName"] == {"Ref": "NotifyFunction"}

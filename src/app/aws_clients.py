@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_sns import SNSClient
+    from mypy_boto3_sqs import SQSClient
 
 # Standard mode retries throttling, 5xx and connection errors with jittered backoff, 3 attempts in all.
 # Short timeouts: a DynamoDB call answers in milliseconds, and every second spent waiting on a dead
@@ -46,7 +47,12 @@ def sns() -> SNSClient:
     return boto3.client("sns", config=_CONFIG)
 
 
+@cache
+def sqs() -> SQSClient:
+    return boto3.client("sqs", config=_CONFIG)
+
+
 def reset() -> None:
     """Forget cached clients (tests switch endpoints and credentials between cases)."""
-    for factory in (dynamodb, s3, sns):
+    for factory in (dynamodb, s3, sns, sqs):
         factory.cache_clear()

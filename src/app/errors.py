@@ -59,7 +59,7 @@ class StaleVersion(AppError):
 
 
 class InvalidInput(AppError):
-    """Input that can never be accepted as it is (a push token the platform refuses)."""
+    """Input that can never be accepted as it is (a push token refused by the platform, a private URL)."""
 
 
 class RateLimited(AppError):

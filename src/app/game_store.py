@@ -19,8 +19,17 @@ from botocore.exceptions import ConnectionError as BotocoreConnectionError
 from app import aws_clients
 from app.due_index import shard_of
 from app.errors import StoreUnavailable, VersionConflict
-from app.records import GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer, Visibility
+from app.records import FeedItem, GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer, Visibility
 from app.store import FINISHED_PREFIX, finished_key
+from app.webhook_records import (
+    DeliveryAttempt,
+    WebhookRecord,
+    attempt_from_item,
+    attempt_item,
+    webhook_from_item,
+    webhook_item,
+    webhook_key,
+)
 from dixit.state import GameState, Phase, RoundResult
 
 if TYPE_CHECKING:
@@ -595,6 +604,234 @@ class DynamoGameStore(TableAdapter):
                 ]
                 pending = dict(response.get("UnprocessedKeys") or {})
         return records
+
+    # Webhooks (a player's subscriptions live under the player; attempts under the webhook)
+
+    @_faults_are_unavailable
+    def create_webhook(self, record: WebhookRecord, *, max_per_player: int) -> bool:
+        """Add a webhook unless the player already has `max_per_player`; False when at the limit.
+
+        The count sits on the player's profile and moves in the same transaction, so two concurrent
+        registrations cannot both take the last slot.
+        """
+        items: list[Any] = [
+            {
+                "Update": {
+                    "TableName": self.table_name,
+                    "Key": _player_key(record.player_id),
+                    "UpdateExpression": "SET webhook_count = if_not_exists(webhook_count, :zero) + :one",
+                    "ConditionExpression": "attribute_exists(pk) AND "
+                    "(attribute_not_exists(webhook_count) OR webhook_count < :max)",
+                    "ExpressionAttributeValues": {
+                        ":zero": {"N": "0"},
+                        ":one": {"N": "1"},
+                        ":max": {"N": str(max_per_player)},
+                    },
+                }
+            },
+            {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": webhook_item(record),
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            },
+        ]
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            if _is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+    @_faults_are_unavailable
+    def list_webhooks(self, player_id: str) -> list[WebhookRecord]:
+        return [
+            webhook_from_item(item)
+            for item in self._query(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": "WEBHOOK#"}},
+                ConsistentRead=True,
+            )
+        ]
+
+    @_faults_are_unavailable
+    def get_webhook(self, player_id: str, webhook_id: str) -> WebhookRecord | None:
+        item = self.client.get_item(
+            TableName=self.table_name, Key=webhook_key(player_id, webhook_id), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else webhook_from_item(item)
+
+    @_faults_are_unavailable
+    def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
+        """Remove a webhook and free its slot; False when there was no such webhook."""
+        items: list[Any] = [
+            {
+                "Delete": {
+                    "TableName": self.table_name,
+                    "Key": webhook_key(player_id, webhook_id),
+                    "ConditionExpression": "attribute_exists(pk)",
+                }
+            },
+            {
+                "Update": {
+                    "TableName": self.table_name,
+                    "Key": _player_key(player_id),
+                    "UpdateExpression": "SET webhook_count = webhook_count - :one",
+                    "ConditionExpression": "webhook_count > :zero",
+                    "ExpressionAttributeValues": {":zero": {"N": "0"}, ":one": {"N": "1"}},
+                }
+            },
+        ]
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            if _is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+    @_faults_are_unavailable
+    def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool:
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=webhook_key(player_id, webhook_id),
+                UpdateExpression="SET secret = :secret",
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues={":secret": {"S": secret}},
+            )
+        except ClientError as error:
+            if _is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+    @_faults_are_unavailable
+    def record_webhook_result(
+        self, player_id: str, webhook_id: str, *, ok: bool, status: str, at: str, disable_after: int
+    ) -> WebhookRecord | None:
+        """Note a delivery's result on the webhook's health; the webhook as it now is (None if deleted).
+
+        The failure count and the disabling are one conditional update each, so concurrent deliveries
+        of the same webhook neither lose a failure nor disable it twice.
+        """
+        key = webhook_key(player_id, webhook_id)
+        values: dict[str, Any] = {":at": {"S": at}, ":status": {"S": status}}
+        if ok:
+            expression = "SET consecutive_failures = :zero, last_delivery_at = :at, last_status = :status"
+            values[":zero"] = {"N": "0"}
+        else:
+            expression = "SET last_delivery_at = :at, last_status = :status ADD consecutive_failures :one"
+            values[":one"] = {"N": "1"}
+        try:
+            item = self.client.update_item(
+                TableName=self.table_name,
+                Key=key,
+                UpdateExpression=expression,
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues=values,
+                ReturnValues="ALL_NEW",
+            )["Attributes"]
+        except ClientError as error:
+            if _is_conditional_failure(error):
+                return None
+            raise
+        record = webhook_from_item(item)
+        if ok or record.disabled or record.consecutive_failures < disable_after:
+            return record
+        try:
+            item = self.client.update_item(
+                TableName=self.table_name,
+                Key=key,
+                UpdateExpression="SET disabled = :yes, disabled_at = :at",
+                ConditionExpression="attribute_exists(pk) AND disabled = :no",
+                ExpressionAttributeValues={":yes": {"BOOL": True}, ":no": {"BOOL": False}, ":at": {"S": at}},
+                ReturnValues="ALL_NEW",
+            )["Attributes"]
+        except ClientError as error:
+            if not _is_conditional_failure(error):
+                raise
+            return self.get_webhook(player_id, webhook_id)
+        return webhook_from_item(item)
+
+    @_faults_are_unavailable
+    def put_delivery_attempt(self, attempt: DeliveryAttempt, *, expires_at: int) -> None:
+        self.client.put_item(TableName=self.table_name, Item=attempt_item(attempt, expires_at))
+
+    @_faults_are_unavailable
+    def list_delivery_attempts(self, webhook_id: str, limit: int) -> list[DeliveryAttempt]:
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"WEBHOOK#{webhook_id}"}, ":prefix": {"S": "ATTEMPT#"}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [attempt_from_item(item) for item in response.get("Items", [])]
+
+    # The event feed: pk GAME#<game_id>, sk FEED#<player_id>#<position>
+
+    @_faults_are_unavailable
+    def put_feed_items(self, items: Sequence[FeedItem], *, expires_at: int | None) -> None:
+        for start in range(0, len(items), 25):
+            requests: list[Any] = [
+                {"PutRequest": {"Item": _feed_item(item, expires_at)}} for item in items[start : start + 25]
+            ]
+            pending: dict[str, Any] = {self.table_name: requests}
+            while pending:
+                response = self.client.batch_write_item(RequestItems=pending)
+                pending = dict(response.get("UnprocessedItems") or {})
+
+    @_faults_are_unavailable
+    def expire_feed(self, game_id: str, *, expires_at: int) -> None:
+        for item in self._query(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":prefix": {"S": "FEED#"}},
+            ProjectionExpression="pk, sk",
+        ):
+            self.client.update_item(
+                TableName=self.table_name,
+                Key={"pk": item["pk"], "sk": item["sk"]},
+                UpdateExpression="SET expires_at = :at",
+                ExpressionAttributeValues={":at": {"N": str(expires_at)}},
+            )
+
+    @_faults_are_unavailable
+    def list_feed(self, game_id: str, player_id: str, *, after: str, limit: int) -> list[FeedItem]:
+        prefix = f"FEED#{player_id}#"
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :after AND :end",
+            ExpressionAttributeValues={
+                ":pk": {"S": f"GAME#{game_id}"},
+                # Positions are digits and dots, so "~" sorts after every one of them.
+                ":after": {"S": f"{prefix}{after}~" if after else prefix},
+                ":end": {"S": f"{prefix}~"},
+            },
+            Limit=limit,
+        )
+        return [
+            FeedItem(
+                game_id=game_id,
+                player_id=player_id,
+                position=item["sk"]["S"].removeprefix(prefix),
+                event_json=item["event"]["S"],
+            )
+            for item in response.get("Items", [])
+        ]
+
+
+def _feed_item(item: FeedItem, expires_at: int | None) -> dict[str, Any]:
+    stored: dict[str, Any] = {
+        "pk": {"S": f"GAME#{item.game_id}"},
+        "sk": {"S": f"FEED#{item.player_id}#{item.position}"},
+        "event": {"S": item.event_json},
+    }
+    if expires_at is not None:
+        stored["expires_at"] = {"N": str(expires_at)}
+    return stored
 
 
 def _epoch(iso: str) -> int:

@@ -14,8 +14,9 @@ from typing import Any, Literal
 
 from app.due_index import shard_of
 from app.errors import VersionConflict
-from app.records import GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer
+from app.records import FeedItem, GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer
 from app.store import due_entry, finished_key, lobby_key
+from app.webhook_records import DeliveryAttempt, WebhookRecord
 from dixit.state import GameState, Phase, RoundResult
 
 
@@ -40,6 +41,9 @@ class MemoryGameStore:
         self._history: dict[str, dict[str, Membership]] = {}
         self._rounds: dict[str, dict[int, RoundResult]] = {}
         self._answers: dict[str, StoredAnswer] = {}
+        self._webhooks: dict[tuple[str, str], WebhookRecord] = {}  # (player id, webhook id)
+        self._attempts: dict[str, list[DeliveryAttempt]] = {}
+        self._feed: dict[tuple[str, str], dict[str, FeedItem]] = {}  # (game id, player id) -> by position
 
     # Players
 
@@ -212,6 +216,72 @@ class MemoryGameStore:
                 return False
             self._games[game_id] = replace(stored, record=replace(stored.record, due_at=due_at))
             return True
+
+    # Webhooks
+
+    def create_webhook(self, record: WebhookRecord, *, max_per_player: int) -> bool:
+        with self._lock:
+            if record.player_id not in self._players:
+                return False
+            if sum(1 for owner, _ in self._webhooks if owner == record.player_id) >= max_per_player:
+                return False
+            self._webhooks[(record.player_id, record.webhook_id)] = record
+            return True
+
+    def list_webhooks(self, player_id: str) -> list[WebhookRecord]:
+        return [w for (owner, _), w in sorted(self._webhooks.items()) if owner == player_id]
+
+    def get_webhook(self, player_id: str, webhook_id: str) -> WebhookRecord | None:
+        return self._webhooks.get((player_id, webhook_id))
+
+    def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
+        with self._lock:
+            return self._webhooks.pop((player_id, webhook_id), None) is not None
+
+    def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool:
+        with self._lock:
+            found = self._webhooks.get((player_id, webhook_id))
+            if found is None:
+                return False
+            self._webhooks[(player_id, webhook_id)] = replace(found, secret=secret)
+            return True
+
+    def record_webhook_result(
+        self, player_id: str, webhook_id: str, *, ok: bool, status: str, at: str, disable_after: int
+    ) -> WebhookRecord | None:
+        with self._lock:
+            found = self._webhooks.get((player_id, webhook_id))
+            if found is None:
+                return None
+            failures = 0 if ok else found.consecutive_failures + 1
+            updated = replace(found, consecutive_failures=failures, last_delivery_at=at, last_status=status)
+            if not ok and not found.disabled and failures >= disable_after:
+                updated = replace(updated, disabled=True, disabled_at=at)
+            self._webhooks[(player_id, webhook_id)] = updated
+            return updated
+
+    def put_delivery_attempt(self, attempt: DeliveryAttempt, *, expires_at: int) -> None:
+        with self._lock:
+            self._attempts.setdefault(attempt.webhook_id, []).append(attempt)
+
+    def list_delivery_attempts(self, webhook_id: str, limit: int) -> list[DeliveryAttempt]:
+        attempts = self._attempts.get(webhook_id, [])
+        newest = sorted(attempts, key=lambda a: (a.attempted_at, a.delivery_id, a.attempt), reverse=True)
+        return newest[:limit]
+
+    # The event feed (expiry is DynamoDB's TTL: nothing to do in memory)
+
+    def put_feed_items(self, items: Sequence[FeedItem], *, expires_at: int | None) -> None:
+        with self._lock:
+            for item in items:
+                self._feed.setdefault((item.game_id, item.player_id), {})[item.position] = item
+
+    def expire_feed(self, game_id: str, *, expires_at: int) -> None:
+        return None
+
+    def list_feed(self, game_id: str, player_id: str, *, after: str, limit: int) -> list[FeedItem]:
+        feed = self._feed.get((game_id, player_id), {})
+        return [feed[p] for p in sorted(feed) if p > after][:limit]
 
     def _put(self, record: GameRecord) -> None:
         envelope = replace(record, due_at=due_entry(record))

@@ -142,3 +142,13 @@ class InboxPage:
     entries: list[Membership]
     # Opaque: where the next page of finished games starts; None at the end.
     next_cursor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FeedItem:
+    """One event of a game as one member sees it; `position` orders a member's feed and is its cursor."""
+
+    game_id: str
+    player_id: str
+    position: str  # "<game version, 10 digits>.<index within that version, 3 digits>"
+    event_json: str

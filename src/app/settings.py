@@ -34,6 +34,16 @@ class AppSettings(BaseModel):
     # How often a client should poll a game or the inbox (Cache-Control max-age, Retry-After). A by-mail
     # game moves in hours, and nudges tell a player when it is their turn; README "Polling" has the cost.
     poll_seconds: int = Field(default=3_600, ge=1, le=86_400)
+    # Webhooks (docs/architecture.md). Loopback http is for the local stack alone, never set on AWS.
+    webhook_queue_url: str = ""
+    webhook_dlq_url: str = ""
+    webhook_timeout_seconds: float = Field(default=5.0, gt=0, le=30)
+    webhook_allow_loopback_http: bool = False
+    webhook_disable_after_failures: int = Field(default=20, ge=1)
+    webhook_retry_for_seconds: int = Field(default=86_400, ge=60)
+    webhook_retry_base_seconds: int = Field(default=30, ge=1)
+    webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
+    feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
-from app.records import GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer, Visibility
+from app.records import (
+    FeedItem,
+    GameRecord,
+    GameStamp,
+    Membership,
+    PlayerRecord,
+    StoredAnswer,
+    Visibility,
+)
+from app.webhook_records import DeliveryAttempt, WebhookRecord
 from dixit.state import Phase, RoundResult
 
 LOBBY = "LOBBY"
@@ -134,4 +143,46 @@ class Store(Protocol):
 
     def set_due(self, game_id: str, *, version: int, expected: int, due_at: int | None) -> bool:
         """Move (or drop) a game's due entry unless the game or the entry changed (False then)."""
+        ...
+
+    # Webhooks: a player's subscriptions, their health and recent attempts.
+
+    def create_webhook(self, record: WebhookRecord, *, max_per_player: int) -> bool:
+        """Add a webhook unless the player already has `max_per_player` (False then)."""
+        ...
+
+    def list_webhooks(self, player_id: str) -> list[WebhookRecord]: ...
+
+    def get_webhook(self, player_id: str, webhook_id: str) -> WebhookRecord | None: ...
+
+    def delete_webhook(self, player_id: str, webhook_id: str) -> bool:
+        """Remove a webhook and free its slot; False when there was no such webhook."""
+        ...
+
+    def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool: ...
+
+    def record_webhook_result(
+        self, player_id: str, webhook_id: str, *, ok: bool, status: str, at: str, disable_after: int
+    ) -> WebhookRecord | None:
+        """Note a delivery's result; disable after `disable_after` failures in a row (None if deleted)."""
+        ...
+
+    def put_delivery_attempt(self, attempt: DeliveryAttempt, *, expires_at: int) -> None: ...
+
+    def list_delivery_attempts(self, webhook_id: str, limit: int) -> list[DeliveryAttempt]:
+        """Newest first."""
+        ...
+
+    # The event feed: each member's copy of a game's events, in order.
+
+    def put_feed_items(self, items: Sequence[FeedItem], *, expires_at: int | None) -> None:
+        """Write feed items; writing one again (a retried stream batch) replaces it with the same."""
+        ...
+
+    def expire_feed(self, game_id: str, *, expires_at: int) -> None:
+        """Let every feed item of a finished game expire at `expires_at`."""
+        ...
+
+    def list_feed(self, game_id: str, player_id: str, *, after: str, limit: int) -> list[FeedItem]:
+        """The player's feed items of the game whose position is after `after`, oldest first."""
         ...

@@ -12,16 +12,19 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 
-from app import due_index
+from app import due_index, feed
 from app.delivery import Delivery, Outcome
 from app.errors import VersionConflict
+from app.events import Event, reminder_event, timeout_event
 from app.notifications import Kind, Notification, reminder, timeout
 from app.records import GameRecord
 from app.services import Services
 from app.telemetry import count, logger
+from app.webhook_queue import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind
 from dixit.moves import Timeout
+from dixit.state import Phase
 
 PAGE_SIZE = 25
 # Enough for one more game (a read, a write, a few publishes) and a clean return.
@@ -46,6 +49,16 @@ class SweepReport:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class _Acted:
+    """What one committed write means to tell: notifications, and the events for the feed and webhooks."""
+
+    notifications: list[Notification]
+    events: list[Event]
+    first_position: int = feed.REMINDER_SLOT
+    finished: bool = False
+
+
 def iso(epoch: int) -> str:
     return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -58,8 +71,12 @@ def sweep(
     remaining_ms: Callable[[], int],
     page_size: int = PAGE_SIZE,
     reserve_ms: int = RESERVE_MS,
+    webhooks: WebhookQueue | None = None,
 ) -> SweepReport:
-    """Handle every game due at `now`, or as many as the time allows (`stopped_early` then)."""
+    """Handle every game due at `now`, or as many as the time allows (`stopped_early` then).
+
+    With `webhooks`, reminders and timeouts also go to the event feed and to the webhooks that want them.
+    """
     report = SweepReport(iso(now))
     shards = due_index.shards()
     # Start on a different shard each run, so a run that stops early never starves the same shards.
@@ -77,28 +94,37 @@ def sweep(
                     report.stopped_early = True
                     return report
                 report.games_due += 1
-                _handle(services, delivery, game_id, now, report)
+                _handle(services, delivery, game_id, now, report, webhooks)
             if start is None:
                 break
     count("GamesSwept", report.games_due)
     return report
 
 
-def _handle(services: Services, delivery: Delivery, game_id: str, now: int, report: SweepReport) -> None:
+def _handle(
+    services: Services,
+    delivery: Delivery,
+    game_id: str,
+    now: int,
+    report: SweepReport,
+    webhooks: WebhookQueue | None,
+) -> None:
     for _ in range(ATTEMPTS):
         record = services.store.load_game(game_id)
         if record is None or record.due_at is None or record.due_at > now:
             return  # finished, or handled meanwhile (by a move or an overlapping run)
-        sent = _act(services, record, now, report)
-        if sent is not None:
-            _deliver(delivery, sent, report)
+        acted = _act(services, record, now, report)
+        if acted is not None:
+            _deliver(delivery, acted.notifications, report)
+            if webhooks is not None:
+                _record_events(services, webhooks, acted)
             return
         report.lost_races += 1
         count("SweepRacesLost")
     logger.warning("game kept changing under the sweep; left for the next run", extra={"game_id": game_id})
 
 
-def _act(services: Services, record: GameRecord, now: int, report: SweepReport) -> list[Notification] | None:
+def _act(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """One conditional write for what is due; the notifications to send once it committed (None: lost)."""
     state = record.state
     assert record.due_at is not None
@@ -122,7 +148,19 @@ def _act(services: Services, record: GameRecord, now: int, report: SweepReport) 
         report.players_timed_out += len(applied.timed_out)
         count("TimeoutsApplied")
         logger.info("timeout applied", extra={"game_id": record.game_id, "timed_out": applied.timed_out})
-        return [timeout(state, pid, iso(due.deadline)) for pid in applied.timed_out]
+        version = applied.state.version
+        events: list[Event] = []
+        for member in state.player_ids:
+            for pid in applied.timed_out:
+                told = timeout_event(state, pid, member, version=version, occurred_at=iso(now))
+                if told is not None:
+                    events.append(told)
+        return _Acted(
+            [timeout(state, pid, iso(due.deadline)) for pid in applied.timed_out],
+            events,
+            first_position=feed.TIMEOUT_SLOT,
+            finished=applied.state.phase is Phase.FINISHED,
+        )
     new_due = due_index.after_sweep(state, record.visibility, now)
     if not services.store.set_due(
         record.game_id, version=record.version, expected=record.due_at, due_at=new_due
@@ -130,13 +168,35 @@ def _act(services: Services, record: GameRecord, now: int, report: SweepReport) 
         return None
     if due is None:
         report.entries_moved += 1
-        return []
-    return [reminder(state, pid, _occasion(due)) for pid in due.player_ids]
+        return _Acted([], [])
+    reminders: list[Event] = []
+    deadline = iso(due.deadline)
+    for pid in due.player_ids:
+        owed = reminder_event(state, pid, deadline=deadline, occurred_at=iso(now), point=due.kind.value)
+        if owed is not None:
+            reminders.append(owed)
+    return _Acted(
+        [reminder(state, pid, _occasion(due)) for pid in due.player_ids],
+        reminders,
+        # One range per reminder point: the half-time and the last-call reminders share a version.
+        first_position=feed.REMINDER_SLOT + list(DueKind).index(due.kind),
+    )
 
 
 def _occasion(due: Due) -> str:
     # Two reminders (and under `wait` a third) share a deadline: the point names which one this is.
     return f"{iso(due.deadline)}/{due.kind.value}"
+
+
+def _record_events(services: Services, webhooks: WebhookQueue, acted: _Acted) -> None:
+    try:
+        feed.record_sweep_events(
+            services, webhooks, acted.events, first=acted.first_position, finished=acted.finished
+        )
+    except Exception:
+        # Like a failed publish: the write committed, so this is logged and counted, not retried.
+        logger.exception("sweep events not recorded", extra={"events": [e.id for e in acted.events]})
+        count("SweepEventsFailed")
 
 
 def _deliver(delivery: Delivery, notifications: list[Notification], report: SweepReport) -> None:

@@ -18,7 +18,7 @@ from app.services import Services
 from app.settings import get_settings
 from app.telemetry import logger, metrics
 from handlers import bodies, problems
-from handlers.routes import decks, games, notifications, players
+from handlers.routes import decks, games, notifications, players, webhooks
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -59,6 +59,7 @@ app.include_router(players.router)
 app.include_router(games.router)
 app.include_router(decks.router)
 app.include_router(notifications.router)
+app.include_router(webhooks.router)
 problems.register(app)
 
 

@@ -1,10 +1,12 @@
-"""The DynamoDB Streams consumer: keeps each member's inbox entry up to date, and tells players when a
-game starts waiting on them, or ends.
+"""The DynamoDB Streams consumer: keeps each member's inbox entry up to date, tells players when a game
+starts waiting on them, or ends, and writes each change's events to the feed and to the webhooks that
+want them.
 
 The move path stays one conditional write; this function reads the game item's old and new images
 from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
-(ReportBatchItemFailures) so the rest of the batch is not delivered twice; its retry rewrites no entry
-(each write is conditional on the entry's version) and redelivers with the same dedupe ids.
+(ReportBatchItemFailures) so the rest of the batch is not delivered twice. Its retry rewrites no entry
+(each write is conditional on the entry's version), writes the same feed items and enqueues the same
+delivery ids (handlers.game_events), and redelivers with the same dedupe ids.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from app.notifications import changes
 from app.settings import get_settings
 from app.telemetry import count, logger, metrics
 from dixit.state import GameState
+from handlers.game_events import handle_change
 
 GAME_SK = "STATE"
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
@@ -39,10 +42,12 @@ def record_handler(record: DynamoDBRecord) -> None:
     old, new = _state(change.old_image), _state(change.new_image)
     settings = get_settings()
     updated_at = change.new_image.get("updated_at") if new is not None else None
-    # The inbox first: a failed delivery retries the record, and the entries are then written already.
+    # The inbox first, then feed and webhooks, then SNS: a failure retries the record, and what went
+    # before is then written already (idempotently), while nobody was told of it twice.
     refreshed = inbox.refresh(DynamoGameStore(settings.table_name), old, new, str(updated_at or ""))
     if refreshed:
         count("InboxEntriesWritten", refreshed)
+    handle_change(change.old_image, change.new_image)
     notifications = changes(old, new)
     if not notifications:
         return

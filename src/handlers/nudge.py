@@ -13,6 +13,7 @@ from app.services import Services
 from app.settings import get_settings
 from app.sweep import sweep
 from app.telemetry import logger, metrics
+from app.webhook_queue import WebhookQueue
 
 
 def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:
@@ -33,6 +34,12 @@ def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str,
     at = _sweep_time(event, services)
     delivery = Delivery.from_settings(settings, clock=lambda: at)
     logger.info("sweep requested", extra={"rule": event.resources, "time": at.isoformat()})
-    report = sweep(services, delivery, int(at.timestamp()), remaining_ms=context.get_remaining_time_in_millis)
+    report = sweep(
+        services,
+        delivery,
+        int(at.timestamp()),
+        remaining_ms=context.get_remaining_time_in_millis,
+        webhooks=WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
+    )
     logger.info("sweep done", extra=report.to_dict())
     return report.to_dict()

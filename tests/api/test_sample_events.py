@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from app import ssrf
+
 from .client import Client, FakeContext
 from .helpers import lobby
 
@@ -23,6 +25,7 @@ SAMPLE_GAME = "g_0123456789abcdef"
 # On a fresh table these routes do their job by refusing: no push application is configured, and
 # the sample's device was never registered.
 EXPECTED_REFUSALS = {"put_device": (501, "push_not_configured"), "delete_device": (404, "device_not_found")}
+SAMPLE_WEBHOOK = "wh_0123456789abcdef"
 
 
 def invoke_api(event: dict[str, Any]) -> tuple[int, Any]:
@@ -50,9 +53,16 @@ def test_each_api_event_is_accepted_as_it_is(aws: None, path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", API_EVENTS, ids=lambda path: path.stem)
-def test_each_api_event_does_its_job_with_a_real_token_and_game(players: list[Client], path: Path) -> None:
+def test_each_api_event_does_its_job_with_a_real_token_and_game(
+    players: list[Client], path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ssrf, "system_resolver", lambda host, port: ["93.184.215.14"])  # no DNS in tests
     game_id = lobby(players[:3])
+    hook = players[0].post(
+        "/players/me/webhooks", {"url": "https://hooks.example.com/x", "events": ["turn.owed"]}
+    )
     text = path.read_text(encoding="utf-8").replace(SAMPLE_GAME, game_id)
+    text = text.replace(SAMPLE_WEBHOOK, hook.body["webhook_id"])
     event = json.loads(text)
     if "Authorization" in event["headers"]:
         event["headers"]["Authorization"] = f"Bearer {players[0].token}"
@@ -93,3 +103,11 @@ def test_the_stream_event_is_accepted_by_the_notify_handler_and_tells_the_first_
         "player_id": "p_00000000000000a1",
         "game_id": SAMPLE_GAME,
     }
+
+
+def test_the_sqs_event_is_accepted_by_the_webhook_handler(aws: None) -> None:
+    from handlers.webhook import lambda_handler
+
+    event = json.loads((EVENTS / "webhook" / "sqs.json").read_text(encoding="utf-8"))
+    # Its webhook does not exist here: the delivery is dropped, which is a success for the batch.
+    assert lambda_handler(event, FakeContext()) == {"batchItemFailures": []}

@@ -24,6 +24,9 @@ LOCAL_NAMES = {
     "GameTable": "dixit-games-local",
     "CardBucket": "dixit-cards-local",
     "NudgeTopic": "dixit-nudges-local",
+    "WebhookQueue": "dixit-webhooks-local",
+    "WebhookDeadLetterQueue": "dixit-webhooks-dlq-local",
+    "NotifyFailureQueue": "dixit-notify-failures-local",
 }
 
 REGION = "us-east-1"

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3 import S3Client
     from mypy_boto3_sns import SNSClient
+    from mypy_boto3_sqs import SQSClient
 
 
 def _props(resource: Mapping[str, Any]) -> dict[str, Any]:
@@ -124,6 +125,21 @@ def create_topic(client: SNSClient, name: str, resource: Mapping[str, Any]) -> s
     return client.create_topic(Name=name, Attributes=attributes)["TopicArn"]
 
 
+def create_queue(client: SQSClient, name: str, resource: Mapping[str, Any]) -> str:
+    """Create an ``AWS::SQS::Queue``; returns its URL (what ``!Ref`` gives for a queue).
+
+    Literal attributes only: the redrive policy names another queue by ``!GetAtt``, and locally the
+    webhook function dead-letters by itself.
+    """
+    props = _props(resource)
+    attributes = {
+        key: str(props[key])
+        for key in ("VisibilityTimeout", "MessageRetentionPeriod", "DelaySeconds")
+        if key in props and _literal(props[key])
+    }
+    return client.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]  # type: ignore[arg-type]
+
+
 def create_resources(
     template: Mapping[str, Any],
     *,
@@ -132,10 +148,12 @@ def create_resources(
     sns_client: SNSClient,
     names: Mapping[str, str],
     region: str = "us-east-1",
+    sqs_client: SQSClient | None = None,
 ) -> dict[str, str]:
     """Create every table, bucket and topic of ``template`` that ``names`` gives a physical name to.
 
-    Returns what ``!Ref`` would give for each logical id: the table name, the bucket name, the topic ARN.
+    Returns what ``!Ref`` would give for each logical id: the table name, the bucket name, the topic ARN,
+    and the queue URL when an ``sqs_client`` is given (queues are left out otherwise).
     Resources of other types (functions, API, log groups, policies) are not created: the local stack
     runs the functions in-process.
     """
@@ -144,6 +162,8 @@ def create_resources(
         "AWS::S3::Bucket": lambda name, resource: create_bucket(s3_client, name, resource, region=region),
         "AWS::SNS::Topic": lambda name, resource: create_topic(sns_client, name, resource),
     }
+    if sqs_client is not None:
+        creators["AWS::SQS::Queue"] = lambda name, resource: create_queue(sqs_client, name, resource)
     wanted = {
         logical_id: resource
         for logical_id, resource in (template.get("Resources") or {}).items()

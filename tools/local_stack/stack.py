@@ -27,6 +27,7 @@ from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway, HandlerResolver, lazy_handler
 from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
+from local_stack.queues import QueuePoller
 from local_stack.resources import create_resources
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
@@ -147,6 +148,7 @@ class LocalStack:
         self.push_tap: EndpointTap | None = None
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
+        self.queue_poller: QueuePoller | None = None
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.resources: dict[str, str] = {}
@@ -194,6 +196,7 @@ class LocalStack:
             sns_client=sns,
             names=options.names,
             region=REGION,
+            sqs_client=sqs,
         )
         platforms = create_platform_applications(sns, template, options.parameter_overrides)
         self.parameters = {**platforms, **options.parameter_overrides}
@@ -201,6 +204,10 @@ class LocalStack:
         # The twin's own ARNs win over a leftover environment, as the resources' names do.
         force = resource_variables(specs, {**self.resources, **platforms})
         self.environment = apply_function_environment(specs, refs, force=force)
+        if "WebhookQueue" in self.resources:
+            # Only the local stack may deliver to http://127.0.0.1 (a receiver on this machine).
+            os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK_HTTP", "true")
+            self.environment["WEBHOOK_ALLOW_LOOPBACK_HTTP"] = os.environ["WEBHOOK_ALLOW_LOOPBACK_HTTP"]
 
         if "NudgeTopic" in self.resources:
             self.tap = TopicTap(
@@ -284,6 +291,17 @@ class LocalStack:
             if schedule.enabled
         ]
         self.schedules = ScheduleRunner(jobs, region=REGION).start()
+        if "WebhookQueue" in self.resources and "WebhookFunction" in handlers:
+            # NotifyFunction (fed by the stream feeder) enqueues the deliveries; this plays the SQS
+            # event source mapping of WebhookFunction.
+            self.queue_poller = QueuePoller(
+                sqs,
+                self.resources["WebhookQueue"],
+                "WebhookFunction",
+                handlers["WebhookFunction"],
+                region=REGION,
+                report=lambda line: self._say(f"[webhook] {line}"),
+            ).start()
         self._write_state()
         self._banner(jobs, mappings)
         return self
@@ -362,6 +380,9 @@ class LocalStack:
         if self.streams is not None:
             self.streams.stop()
             self.streams = None
+        if self.queue_poller is not None:
+            self.queue_poller.stop()
+            self.queue_poller = None
         if self.http is not None:
             self.http.stop()
             self.http = None
