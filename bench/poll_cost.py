@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 from app.game_store import _finished_membership_key, _game_item, _membership_key
 from app.games import RECENT_REQUESTS
@@ -30,7 +31,9 @@ from dixit.engine import apply, new_game
 from dixit.moves import Join, Start
 from dixit.settings import Settings
 from dixit.views import view_for
+from local_stack.template import load_template
 
+ROOT = Path(__file__).resolve().parents[1]
 STAMP = "2026-11-30T09:30:00.000+00:00"
 TINY_VERSION_ITEM = {"pk": {"S": "GAME#g_0123456789abcdef"}, "sk": {"S": "VERSION"}, "version": {"N": "123"}}
 
@@ -45,7 +48,7 @@ SNS_PER_PUBLISH = 0.50e-6
 # Assumed billed durations (bench/run.py measures the API's CPU; these round it up with DynamoDB calls).
 API_BILLED_MS = 30
 NOTIFY_BILLED_MS = 30
-POLL_SECONDS = 3600  # the template's PollSeconds
+POLL_SECONDS = int(load_template(ROOT / "template.yaml")["Parameters"]["PollSeconds"]["Default"])
 GAME_DAYS = 3
 
 

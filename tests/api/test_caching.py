@@ -197,7 +197,7 @@ def test_a_forged_etag_gets_a_non_member_no_304_from_a_private_game(players: lis
 
 def test_the_game_and_the_inbox_advertise_the_poll_interval_on_200_and_304(players: list[Client]) -> None:
     game_id = create_game(players[0])
-    advertised = {"Cache-Control": "private, max-age=3600", "Retry-After": "3600"}
+    advertised = {"Cache-Control": "private, max-age=10800", "Retry-After": "10800"}
     full = players[0].get(f"/games/{game_id}")
     unchanged = players[0].get(f"/games/{game_id}", headers={"If-None-Match": full.headers["ETag"]})
     inbox = players[0].get("/players/me/games")
