@@ -173,7 +173,9 @@ class Reminder(_Event):
     type: Literal["reminder"] = Field(default="reminder", description="The event type", examples=["reminder"])
     round_number: int = Field(description="The round's number, from 1", examples=[3])
     move: MoveKind = Field(description="The move owed: clue, submit or vote", examples=["vote"])
-    deadline: str = Field(examples=["2026-11-30T09:30:00Z"])
+    deadline: str = Field(
+        description="When the owed move times out (ISO-8601 UTC)", examples=["2026-11-30T09:30:00Z"]
+    )
 
 
 class Timeout(_Event):
