@@ -164,7 +164,7 @@ class LocalStack:
         print(line, file=self.out, flush=True)
 
     def start(self) -> LocalStack:
-        from local_stack.twin import TwinServer, patch_transact_write_items  # heavy: only when serving
+        from local_stack.twin import TwinServer, patch_dynamodb  # heavy: only when serving
 
         options = self.options
         template = apply_language_extensions(
@@ -175,7 +175,7 @@ class LocalStack:
         check_port_free(options.host, options.aws_port)
 
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-        patch_transact_write_items()
+        patch_dynamodb()
         self.moto = TwinServer(ip_address=options.host, port=options.aws_port, verbose=False)
         self.moto.start()
         host, port = self.moto.get_host_and_port()

@@ -8,6 +8,10 @@ Two things moto 5.2.5 (the newest release) does not do, done here and only for t
 - **``TransactWriteItems`` keeps no copy of the whole table.** moto deep-copies every table a transaction
   names, on every call, to roll back on failure: time and memory grow with the table (a soak of 300 games
   went from 154 MB to 2.3 GB). The patch below snapshots only the items the transaction touches.
+- **``Query`` reads only what it asks for.** moto answers every query, even one on a single partition
+  key, by sorting the whole table, so a query's cost grows with everything ever written: a season of
+  200 simulated games never finished. The patch hands moto's query only the queried partition (table)
+  or the items carrying the queried index key (GSI); moto still filters and sorts them itself.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import copy
 import functools
 import threading
 import types
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -139,3 +144,165 @@ def patch_transact_write_items() -> None:
 
     transact_write_items._local_stack_patched = True  # type: ignore[attr-defined]
     backend_class.transact_write_items = transact_write_items
+
+
+# --------------------------------------------------------------------------------------------------
+# Query without sorting the table
+
+# What the query running on this thread asks for, read by the patched ``Table.all_items``.
+_QUERYING = threading.local()
+
+ItemKey = tuple[Any, Any]  # (hash DynamoType, range DynamoType or None)
+IndexEntry = tuple[str, str, Any]  # (attribute, DynamoDB type, value as moto compares it)
+
+
+class _IndexKeys:
+    """For one table: which items carry each value of an index's partition-key attribute.
+
+    Built from the table on the first index query, then kept up to date by the patched writes, so a GSI
+    query looks up its partition instead of scanning. Candidates are re-checked against the item itself,
+    so an entry can never make a query return an item that does not match.
+    """
+
+    def __init__(self, table: Any) -> None:
+        schemas = [index.schema for index in table.all_indexes()]
+        hashes = {k["AttributeName"] for keys in schemas for k in keys if k["KeyType"] == "HASH"}
+        self.attributes = sorted(hashes)
+        self.keys: dict[IndexEntry, set[ItemKey]] = defaultdict(set)
+        self.entries: dict[ItemKey, list[IndexEntry]] = {}
+        for item in _every_item(table):
+            self.note((item.hash_key, item.range_key), item)
+
+    def note(self, key: ItemKey, item: Any) -> None:
+        for entry in self.entries.pop(key, []):
+            self.keys[entry].discard(key)
+        if item is None:
+            return
+        entries = [_entry(name, item.attrs[name]) for name in self.attributes if name in item.attrs]
+        for entry in entries:
+            self.keys[entry].add(key)
+        if entries:
+            self.entries[key] = entries
+
+    def items(self, table: Any, name: str, value: Any) -> list[Any]:
+        found = []
+        for hash_key, range_key in self.keys.get(_entry(name, value), ()):
+            item = _stored(table, hash_key, range_key)
+            if item is not None:
+                found.append(item)
+        return found
+
+
+def _entry(name: str, value: Any) -> IndexEntry:
+    return (name, value.type, value.cast_value)
+
+
+def _every_item(table: Any) -> Iterator[Any]:
+    for partition in table.items.values():
+        yield from (partition.values() if table.range_key_attr else [partition])
+
+
+def _stored(table: Any, hash_key: Any, range_key: Any) -> Any:
+    partition = table.items.get(hash_key)  # .get: ``items`` is a defaultdict, a lookup must not add
+    if partition is None or not table.range_key_attr:
+        return partition
+    return partition.get(range_key)
+
+
+def _candidates(table: Any, wanted: tuple[str, Any]) -> list[Any]:
+    """The items a query can match: unsorted, since moto's ``query`` sorts what it keeps anyway."""
+    kind, key = wanted
+    if kind == "partition":
+        partition = table.items.get(key)
+        if partition is None:
+            return []
+        return list(partition.values()) if table.range_key_attr else [partition]
+    conditions: list[tuple[str, Any]] = key
+    index = getattr(table, "_twin_index_keys", None)
+    if index is None:
+        index = table._twin_index_keys = _IndexKeys(table)
+    (name, value), *others = conditions
+    return [
+        item
+        for item in index.items(table, name, value)
+        if all(other in item.attrs and item.attrs[other] == want for other, want in others)
+    ]
+
+
+def _noting(table: Any, key: ItemKey) -> None:
+    index = getattr(table, "_twin_index_keys", None)
+    if index is not None:
+        index.note(key, _stored(table, *key))
+
+
+def patch_query() -> None:
+    """Make moto's ``Table.query`` look at one partition (or one index key), not the sorted table.
+
+    Idempotent. Scans and everything else still see ``all_items`` as before; the writes below only add
+    keeping each table's index keys current.
+    """
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.models.table import Table
+
+    table_class: Any = Table
+    original_query = table_class.query
+    if getattr(original_query, "_local_stack_patched", False):
+        return
+    original_all_items = table_class.all_items
+    original_put = table_class.put_item
+    original_delete = table_class.delete_item
+    backend_class: Any = DynamoDBBackend
+    original_update = backend_class.update_item
+
+    @functools.wraps(original_query)
+    def query(self: Any, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+        index_name = args[6] if len(args) > 6 else kwargs.get("index_name")
+        conditions = kwargs.get("hash_key_conditions")
+        if index_name:
+            wanted = ("index", list(conditions)) if conditions else None
+        else:
+            wanted = ("partition", hash_key) if hash_key is not None else None
+        _QUERYING.wanted = wanted
+        try:
+            return original_query(self, hash_key, *args, **kwargs)
+        finally:
+            _QUERYING.wanted = None
+
+    @functools.wraps(original_all_items)
+    def all_items(self: Any) -> Any:
+        wanted = getattr(_QUERYING, "wanted", None)
+        if wanted is None:
+            return original_all_items(self)
+        return _candidates(self, wanted)
+
+    @functools.wraps(original_put)
+    def put_item(self: Any, *args: Any, **kwargs: Any) -> Any:
+        item = original_put(self, *args, **kwargs)
+        _noting(self, (item.hash_key, item.range_key))
+        return item
+
+    @functools.wraps(original_delete)
+    def delete_item(self: Any, hash_key: Any, range_key: Any) -> Any:
+        try:
+            return original_delete(self, hash_key, range_key)
+        finally:
+            _noting(self, (hash_key, range_key if self.range_key_attr else None))
+
+    @functools.wraps(original_update)
+    def update_item(self: Any, table_name: str, *args: Any, **kwargs: Any) -> Any:
+        item = original_update(self, table_name, *args, **kwargs)  # changes the stored item in place
+        _noting(self.get_table(table_name), (item.hash_key, item.range_key))
+        return item
+
+    query._local_stack_patched = True  # type: ignore[attr-defined]
+    table_class.query = query
+    table_class.all_items = all_items
+    table_class.put_item = put_item
+    table_class.delete_item = delete_item
+    backend_class.update_item = update_item
+
+
+def patch_dynamodb() -> None:
+    """Both patches above; what the local stack and the simulation run with."""
+    patch_transact_write_items()
+    patch_query()
