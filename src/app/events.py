@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
+from app.schema_base import Schema
 from dixit.state import GameState, Phase, RoundResult
 from dixit.views import waiting_for
 
@@ -35,7 +36,7 @@ _MOVE_OF_PHASE: dict[Phase, MoveKind] = {
 }
 
 
-class _Model(BaseModel):
+class _Model(Schema):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
@@ -189,7 +190,7 @@ Event = Annotated[
     GameStarted | TurnOwed | RoundRevealed | GameFinished | PlayerJoined | PlayerLeft | Reminder | Timeout,
     Field(discriminator="type"),
 ]
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
 
 
 def event_id(game_id: str, version: int, kind: str, recipient_id: str, subject: str = "") -> str:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from app.notifier import Platform
+from app.schema_base import Schema
 from app.schemas import GAME_ID, PLAYER_ID, STAMP, Request, doc
 
 DEVICE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
@@ -22,13 +21,13 @@ class RegisterDevice(Request):
     )  # fmt: skip
 
 
-class DeviceOut(BaseModel):
+class DeviceOut(Schema):
     device_id: str = doc("The id the client chose for this device", "phone-1")
     platform: Platform = doc("Its push service", "fcm")
     registered_at: str = doc("When the token was last registered", STAMP)
 
 
-class Devices(BaseModel):
+class Devices(Schema):
     devices: list[DeviceOut] = doc(
         "The caller's devices", [{"device_id": "phone-1", "platform": "fcm", "registered_at": STAMP}]
     )
@@ -38,12 +37,12 @@ class SetMuted(Request):
     muted: bool = doc("true: no notifications; false: notifications again", True)
 
 
-class MutedOut(BaseModel):
+class MutedOut(Schema):
     muted: bool = doc("Whether notifications are muted now", True)
     game_id: str | None = doc("Set when the mute is for one game", GAME_ID, default=None)
 
 
-class NudgeOut(BaseModel):
+class NudgeOut(Schema):
     game_id: str = doc("The game nudged", GAME_ID)
     nudged: list[str] = doc("The players the game waits on, who were reminded", [PLAYER_ID])
     next_nudge_at: str = doc("When this game can be nudged again", STAMP)

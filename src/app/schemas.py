@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
 from app.custom_decks import CUSTOM_DECK_ID_PATTERN
 from app.records import Visibility
+from app.schema_base import Schema
 from dixit.cards import OFFICIAL_DECKS
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
@@ -77,12 +78,12 @@ TimeoutHours = Annotated[
 ]
 
 
-class Request(BaseModel):
+class Request(Schema):
     # Strict: "12" is not a number and 1 is not a string; a client learns that instead of being guessed.
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class Problem(BaseModel):
+class Problem(Schema):
     """RFC 9457 problem details, with a stable machine-readable `code`."""
 
     type: str = doc("A URI naming the problem type", "about:blank", default="about:blank")
@@ -108,13 +109,13 @@ class CreatePlayer(Request):
     )
 
 
-class PlayerCreated(BaseModel):
+class PlayerCreated(Schema):
     player_id: str = doc("Your player id", PLAYER_ID)
     name: str = doc("Your name as others see it", "Ada")
     token: str = doc("Bearer token; shown only in this response", "dxt_kq3…")
 
 
-class PlayerOut(BaseModel):
+class PlayerOut(Schema):
     player_id: str = doc("Your player id", PLAYER_ID)
     name: str = doc("Your name as others see it", "Ada")
 
@@ -214,14 +215,14 @@ class ChooseCards(Request):
     )
 
 
-class Card(BaseModel):
+class Card(Schema):
     card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
     image_url: str | None = doc(
         "Presigned image link (expires); null when images are not configured", IMAGE_URL
     )
 
 
-class SettingsOut(BaseModel):
+class SettingsOut(Schema):
     rules: str = doc("classic or odyssey", "classic")
     decks: list[str] = doc("The decks in play", ["base"])
     max_players: int = doc("Seats", 6)
@@ -232,7 +233,7 @@ class SettingsOut(BaseModel):
     )
 
 
-class SeatOut(BaseModel):
+class SeatOut(Schema):
     player_id: str = doc("The seated player's id", PLAYER_ID)
     name: str = doc("The seated player's name", "Ada")
     score: int = doc("Points so far", 7)
@@ -240,14 +241,14 @@ class SeatOut(BaseModel):
     away: bool = doc("Timed out twice in a row: skipped at once until they act again", False)
 
 
-class WaitingOut(BaseModel):
+class WaitingOut(Schema):
     player_id: str = doc("A player the game waits on", OTHER_ID)
     name: str = doc("Their name", "Bob")
     move: Literal["clue", "submit", "vote"] = doc("The move they owe", "submit")
     deadline: str = doc("When that move times out (ISO-8601 UTC)", DEADLINE)
 
 
-class RoundOut(BaseModel):
+class RoundOut(Schema):
     number: int = doc("Round number, from 1", 3)
     storyteller_id: str = doc("Who tells this round", PLAYER_ID)
     storyteller_name: str = doc("The storyteller's name", "Ada")
@@ -266,14 +267,14 @@ class RoundOut(BaseModel):
     sitting_out: list[str] = doc("Ids of players sitting this round out (timed out submitting)", [])
 
 
-class OwesOut(BaseModel):
+class OwesOut(Schema):
     move: Literal["clue", "submit", "vote"] = doc("The move you owe", "vote")
     count: int | None = doc("The number of cards it takes; null when you may choose (see counts)", 1)
     counts: list[int] = doc("Every card count the move accepts", [1])
     deadline: str = doc("When the move times out (ISO-8601 UTC)", DEADLINE)
 
 
-class YouOut(BaseModel):
+class YouOut(Schema):
     player_id: str = doc("Your player id", PLAYER_ID)
     hand: list[Card] = doc("Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
     submitted: list[str] = doc("Card ids you played this round", ["base-042"])
@@ -285,12 +286,12 @@ class YouOut(BaseModel):
     away: bool = doc("You timed out twice in a row; any move of yours brings you back", False)
 
 
-class VoterOut(BaseModel):
+class VoterOut(Schema):
     player_id: str = doc("Who voted for this card", OTHER_ID)
     name: str = doc("Their name", "Bob")
 
 
-class CardResultOut(BaseModel):
+class CardResultOut(Schema):
     card_id: str = doc("A card on the revealed table", CARD_ID)
     image_url: str | None = doc("A short-lived link to its image; null when it has none", IMAGE_URL)
     owner_id: str = doc("Who played it", PLAYER_ID)
@@ -299,7 +300,7 @@ class CardResultOut(BaseModel):
     voters: list[VoterOut] = doc("Who voted for it, named", [{"player_id": OTHER_ID, "name": "Bob"}])
 
 
-class RoundResultOut(BaseModel):
+class RoundResultOut(Schema):
     number: int = doc("Round number, from 1", 3)
     storyteller_id: str = doc("Who told", PLAYER_ID)
     storyteller_name: str = doc("The storyteller's name", "Ada")
@@ -312,7 +313,7 @@ class RoundResultOut(BaseModel):
     points: dict[str, int] = doc("Points scored this round, by player id", {PLAYER_ID: 3, OTHER_ID: 0})
 
 
-class GameOut(BaseModel):
+class GameOut(Schema):
     game_id: str = doc("The game's id", GAME_ID)
     version: int = doc("Bumped by every change; the ETag carries it", 12)
     phase: Phase = doc("Where the game is", "voting")
@@ -338,7 +339,7 @@ class GameOut(BaseModel):
     updated_at: str = doc("When it last changed (ISO-8601 UTC)", STAMP)
 
 
-class OpenGameOut(BaseModel):
+class OpenGameOut(Schema):
     game_id: str = doc("The game's id", GAME_ID)
     rules: str = doc("classic or odyssey", "classic")
     host_id: str = doc("Who created it", PLAYER_ID)
@@ -348,11 +349,11 @@ class OpenGameOut(BaseModel):
     created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
 
 
-class OpenGames(BaseModel):
+class OpenGames(Schema):
     games: list[OpenGameOut] = doc("Public lobbies with a free seat, newest first", [])
 
 
-class InboxGame(BaseModel):
+class InboxGame(Schema):
     game_id: str = doc("The game's id", GAME_ID)
     phase: Phase = doc("Where the game is", "submitting")
     your_turn: bool = doc("The game waits on you (or, host, your full lobby can start)", True)
@@ -369,28 +370,28 @@ class InboxGame(BaseModel):
     version: int = doc("The game version this entry shows (GET /games/{id} is at least there)", 12)
 
 
-class Inbox(BaseModel):
+class Inbox(Schema):
     games: list[InboxGame] = doc("Active games, most urgent first; or finished ones, newest first", [])
     next_cursor: str | None = doc(
         "With ?status=finished: pass as ?cursor= for the next page; null at the end", None
     )
 
 
-class Rounds(BaseModel):
+class Rounds(Schema):
     rounds: list[RoundResultOut] = doc("Every finished round, oldest first", [])
 
 
-class DeckOut(BaseModel):
+class DeckOut(Schema):
     deck_id: str = doc("The deck's id", "base")
     name: str = doc("The deck's name", "Dixit")
     card_count: int = doc("How many cards it holds", 84)
 
 
-class Decks(BaseModel):
+class Decks(Schema):
     decks: list[DeckOut] = doc("Every deck", [{"deck_id": "base", "name": "Dixit", "card_count": 84}])
 
 
-class DeckCards(BaseModel):
+class DeckCards(Schema):
     deck_id: str = doc("The deck's id", "base")
     cards: list[Card] = doc("Its cards with image links", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
 
@@ -409,7 +410,7 @@ class CreateDeck(Request):
     )
 
 
-class UploadForm(BaseModel):
+class UploadForm(Schema):
     """A presigned S3 POST: send `fields` and then the file (as `file`) as multipart/form-data to `url`."""
 
     card_id: str = doc("The card this form uploads", "d_5f2a9c-001")
@@ -419,7 +420,7 @@ class UploadForm(BaseModel):
     )
 
 
-class DeckCreated(BaseModel):
+class DeckCreated(Schema):
     deck_id: str = doc("The new deck's id", "d_5f2a9c")
     name: str = doc("Its name", "Our holiday photos")
     card_count: int = doc("How many cards it will hold", 24)
@@ -429,7 +430,7 @@ class DeckCreated(BaseModel):
     )
 
 
-class DeckCardStatus(BaseModel):
+class DeckCardStatus(Schema):
     card_id: str = doc("A card of the deck", "d_5f2a9c-001")
     status: Literal["pending", "ready", "rejected"] = doc(
         "pending: not uploaded or not checked yet; ready: playable; rejected: see reason", "ready"
@@ -438,7 +439,7 @@ class DeckCardStatus(BaseModel):
     image_url: str | None = doc("A short-lived link to its image once ready; null before", IMAGE_URL)
 
 
-class DeckDetail(BaseModel):
+class DeckDetail(Schema):
     deck_id: str = doc("The deck's id", "d_5f2a9c")
     name: str = doc("Its name", "Our holiday photos")
     card_count: int = doc("How many cards it holds", 24)

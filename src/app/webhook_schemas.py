@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from app.events import EVENT_TYPES, Event
+from app.schema_base import Schema
 from app.schemas import Request
 from app.webhook_records import DeliveryAttempt, WebhookRecord
 
@@ -21,7 +22,7 @@ class CreateWebhook(Request):
     )
 
 
-class WebhookHealth(BaseModel):
+class WebhookHealth(Schema):
     consecutive_failures: int = Field(
         description="Failed deliveries in a row (0 after a success)", examples=[0]
     )
@@ -40,7 +41,7 @@ class WebhookHealth(BaseModel):
     )
 
 
-class WebhookOut(BaseModel):
+class WebhookOut(Schema):
     webhook_id: str = Field(description="The webhook's id", examples=["wh_8f14e45fceea167a"])
     url: str = Field(
         description="Where events are POSTed", examples=["https://bot.example.com/dixit/webhooks"]
@@ -71,11 +72,11 @@ class WebhookCreated(WebhookOut):
     )
 
 
-class WebhookList(BaseModel):
+class WebhookList(Schema):
     webhooks: list[WebhookOut] = Field(description="Your webhooks, oldest first", examples=[[]])
 
 
-class SecretRotated(BaseModel):
+class SecretRotated(Schema):
     webhook_id: str = Field(description="The webhook's id", examples=["wh_8f14e45fceea167a"])
     secret: str = Field(
         description="The new signing secret, in use at once; shown only in this response",
@@ -83,7 +84,7 @@ class SecretRotated(BaseModel):
     )
 
 
-class DeliveryAttemptOut(BaseModel):
+class DeliveryAttemptOut(Schema):
     delivery_id: str = Field(
         description="Sent as Dixit-Delivery; the same for every retry of one delivery",
         examples=["dlv_5d41402abc4b2a76"],
@@ -107,7 +108,7 @@ class DeliveryAttemptOut(BaseModel):
     )
 
 
-class DeliveryList(BaseModel):
+class DeliveryList(Schema):
     deliveries: list[DeliveryAttemptOut] = Field(description="Recent attempts, newest first", examples=[[]])
 
 
@@ -141,7 +142,7 @@ def attempt_out(attempt: DeliveryAttempt) -> DeliveryAttemptOut:
     )
 
 
-class EventFeed(BaseModel):
+class EventFeed(Schema):
     events: list[Event] = Field(
         description="Your copy of the game's events, oldest first", examples=[["turn.owed", "round.revealed"]]
     )
