@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit run soak bench openapi screenshots lock clean simulate
+.PHONY: install test lint typecheck unit run soak bench bench-http openapi screenshots lock clean simulate
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ soak: $(STAMP)
 # QUICK=1: three rounds, shorter runs. SELF_CHECK=1: the work tree against itself and against itself +10 % CPU.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py --base $(or $(BASE),HEAD) $(if $(QUICK),--quick) $(if $(SELF_CHECK),--self-check)
+
+# Moves/s through `make run` (WORKERS execution environments) against the twin's raw conditional-update rate.
+bench-http: $(STAMP)
+	$(BIN)/python bench/http_rate.py --workers $(or $(WORKERS),2) --concurrency $(or $(CONCURRENCY),4)
 
 # 200 by-mail games on a fake clock through the real handlers, stream consumer and sweep on moto.
 simulate: $(STAMP)
