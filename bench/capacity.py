@@ -72,7 +72,7 @@ class Ledger:
         self.raw = raw
         self.key_names = [k["AttributeName"] for k in properties["KeySchema"]]
         self.indexes = [
-            [k["AttributeName"] for k in index["KeySchema"]]
+            ([k["AttributeName"] for k in index["KeySchema"]], index["Projection"]["ProjectionType"])
             for index in properties.get("GlobalSecondaryIndexes") or []
         ]
         self.label = "other"
@@ -147,12 +147,18 @@ class Ledger:
         return {repr(sorted(key.items())): self.get(table, key) for _, table, key, _ in targets}
 
     def _index_units(self, old: dict[str, Any] | None, new: dict[str, Any] | None) -> int:
+        """An index entry is written when it is put, removed or changed. A keys-only entry holds only
+        keys (well under 1 KB): it changes only when its key does, so a move that keeps the key costs
+        that index nothing, and a moved key costs 2 (the old entry deleted, the new one put)."""
         units = 0
-        for names in self.indexes:
+        for names, projection in self.indexes:
             was = bool(old) and all(n in old for n in names)  # type: ignore[operator]
             now = bool(new) and all(n in new for n in names)  # type: ignore[operator]
-            if was and now and all(old[n] == new[n] for n in names):  # type: ignore[index]
-                units += write_units(max(item_size(old), item_size(new)))
+            same_key = was and now and all(old[n] == new[n] for n in names)  # type: ignore[index]
+            if projection == "KEYS_ONLY":
+                units += 0 if same_key else int(was) + int(now)
+            elif same_key:
+                units += write_units(max(item_size(old), item_size(new))) if old != new else 0
             else:
                 units += write_units(item_size(old)) if was else 0
                 units += write_units(item_size(new)) if now else 0

@@ -46,19 +46,33 @@ def test_writes_round_up_per_kilobyte_and_reads_per_four() -> None:
     assert capacity.read_units(0, consistent=False) == 0.5
 
 
-def test_an_index_whose_key_changes_costs_a_delete_and_a_put() -> None:
-    ledger = capacity.Ledger(
+def _ledger(projection: str) -> capacity.Ledger:
+    return capacity.Ledger(
         raw=None,
         properties={
             "KeySchema": [{"AttributeName": "pk"}, {"AttributeName": "sk"}],
-            "GlobalSecondaryIndexes": [{"KeySchema": [{"AttributeName": "g"}]}],
+            "GlobalSecondaryIndexes": [
+                {"KeySchema": [{"AttributeName": "g"}], "Projection": {"ProjectionType": projection}}
+            ],
         },
     )
-    before = {"pk": {"S": "a"}, "sk": {"S": "b"}, "g": {"S": "1"}}
-    assert ledger._index_units(before, {**before, "g": {"S": "2"}}) == 2
-    assert ledger._index_units(before, {**before, "x": {"S": "y"}}) == 1
-    assert ledger._index_units(before, {"pk": {"S": "a"}, "sk": {"S": "b"}}) == 1
-    assert ledger._index_units({"pk": {"S": "a"}}, {"pk": {"S": "a"}}) == 0
+
+
+BEFORE = {"pk": {"S": "a"}, "sk": {"S": "b"}, "g": {"S": "1"}}
+
+
+def test_an_index_whose_key_changes_costs_a_delete_and_a_put() -> None:
+    for projection in ("KEYS_ONLY", "ALL"):
+        ledger = _ledger(projection)
+        assert ledger._index_units(BEFORE, {**BEFORE, "g": {"S": "2"}}) == 2
+        assert ledger._index_units(BEFORE, {"pk": {"S": "a"}, "sk": {"S": "b"}}) == 1
+        assert ledger._index_units({"pk": {"S": "a"}}, {"pk": {"S": "a"}}) == 0
+
+
+def test_a_keys_only_entry_is_not_written_when_only_other_attributes_change() -> None:
+    assert _ledger("KEYS_ONLY")._index_units(BEFORE, {**BEFORE, "x": {"S": "y"}}) == 0
+    assert _ledger("ALL")._index_units(BEFORE, {**BEFORE, "x": {"S": "y"}}) == 1
+    assert _ledger("ALL")._index_units(BEFORE, dict(BEFORE)) == 0
 
 
 def test_overlapping_spreads_are_within_noise_and_separate_ones_are_a_change() -> None:
