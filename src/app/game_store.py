@@ -188,6 +188,17 @@ def _is_conditional_failure(error: ClientError) -> bool:
     )
 
 
+def _written_if_condition_held(write: Callable[..., Any], /, **request: Any) -> bool:
+    """Make a conditional write; False when its condition (or a transaction's) refused it."""
+    try:
+        write(**request)
+    except ClientError as error:
+        if _is_conditional_failure(error):
+            return False
+        raise
+    return True
+
+
 def _version_in(item: dict[str, Any] | None) -> int | None:
     if not item or "version" not in item:
         return None
@@ -244,23 +255,18 @@ class DynamoGameStore(TableAdapter):
 
     @_faults_are_unavailable
     def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
-        try:
-            self.client.update_item(
-                TableName=self.table_name,
-                Key=_player_key(player_id),
-                UpdateExpression="SET token_hash = :new, token_issued_at = :at",
-                ConditionExpression="token_hash = :old",
-                ExpressionAttributeValues={
-                    ":new": {"S": new_hash},
-                    ":at": {"S": issued_at},
-                    ":old": {"S": old_hash},
-                },
-            )
-        except ClientError as error:
-            if not _is_conditional_failure(error):
-                raise
-            return False
-        return True
+        return _written_if_condition_held(
+            self.client.update_item,
+            TableName=self.table_name,
+            Key=_player_key(player_id),
+            UpdateExpression="SET token_hash = :new, token_issued_at = :at",
+            ConditionExpression="token_hash = :old",
+            ExpressionAttributeValues={
+                ":new": {"S": new_hash},
+                ":at": {"S": issued_at},
+                ":old": {"S": old_hash},
+            },
+        )
 
     # Games
 
@@ -497,13 +503,7 @@ class DynamoGameStore(TableAdapter):
 
     @_faults_are_unavailable
     def put_answer(self, answer: StoredAnswer, *, now: int) -> bool:
-        try:
-            self.client.put_item(**_answer_put(self.table_name, answer, now))
-        except ClientError as error:
-            if _is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return _written_if_condition_held(self.client.put_item, **_answer_put(self.table_name, answer, now))
 
     @_faults_are_unavailable
     def list_rounds(self, game_id: str) -> list[RoundResult]:
@@ -572,19 +572,14 @@ class DynamoGameStore(TableAdapter):
             update = "SET due_at = :due, due_shard = :shard"
             values[":due"] = {"N": str(due_at)}
             values[":shard"] = {"S": shard_of(game_id)}
-        try:
-            self.client.update_item(
-                TableName=self.table_name,
-                Key=_game_key(game_id),
-                UpdateExpression=update,
-                ConditionExpression="version = :version AND due_at = :expected",
-                ExpressionAttributeValues=values,
-            )
-        except ClientError as error:
-            if _is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return _written_if_condition_held(
+            self.client.update_item,
+            TableName=self.table_name,
+            Key=_game_key(game_id),
+            UpdateExpression=update,
+            ConditionExpression="version = :version AND due_at = :expected",
+            ExpressionAttributeValues=values,
+        )
 
     def _query(self, **kwargs: Any) -> Iterable[dict[str, Any]]:
         paginator = self.client.get_paginator("query")
@@ -637,13 +632,7 @@ class DynamoGameStore(TableAdapter):
                 }
             },
         ]
-        try:
-            self.client.transact_write_items(TransactItems=items)
-        except ClientError as error:
-            if _is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return _written_if_condition_held(self.client.transact_write_items, TransactItems=items)
 
     @_faults_are_unavailable
     def list_webhooks(self, player_id: str) -> list[WebhookRecord]:
@@ -684,29 +673,18 @@ class DynamoGameStore(TableAdapter):
                 }
             },
         ]
-        try:
-            self.client.transact_write_items(TransactItems=items)
-        except ClientError as error:
-            if _is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return _written_if_condition_held(self.client.transact_write_items, TransactItems=items)
 
     @_faults_are_unavailable
     def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool:
-        try:
-            self.client.update_item(
-                TableName=self.table_name,
-                Key=webhook_key(player_id, webhook_id),
-                UpdateExpression="SET secret = :secret",
-                ConditionExpression="attribute_exists(pk)",
-                ExpressionAttributeValues={":secret": {"S": secret}},
-            )
-        except ClientError as error:
-            if _is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return _written_if_condition_held(
+            self.client.update_item,
+            TableName=self.table_name,
+            Key=webhook_key(player_id, webhook_id),
+            UpdateExpression="SET secret = :secret",
+            ConditionExpression="attribute_exists(pk)",
+            ExpressionAttributeValues={":secret": {"S": secret}},
+        )
 
     @_faults_are_unavailable
     def record_webhook_result(
