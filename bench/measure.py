@@ -17,6 +17,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -211,11 +212,29 @@ print(used() - before)
 """
 
 
+def _deployed(scratch: Path) -> Path:
+    """The API function's package as `sam build` makes it (src/Makefile: bytecode compiled, for this
+    interpreter here); the source tree itself for a baseline from before that build existed."""
+    if not (TREE / "src" / "Makefile").exists():
+        return TREE / "src"
+    version = "{}.{}".format(*sys.version_info[:2])
+    build = ["make", "-s", "-C", str(TREE / "src"), "build-ApiFunction", f"ARTIFACTS_DIR={scratch}"]
+    subprocess.run([*build, f"PYTHON={sys.executable}", f"RUNTIME={version}"], check=True)
+    return scratch
+
+
 def cold(quick: bool) -> dict[str, Any]:
-    """CPU to import each, in fresh interpreters with the environment Lambda gives (tracer active)."""
+    """CPU to import each, in fresh interpreters with the environment Lambda gives (tracer active), the
+    handler from its package as deployed."""
+    with tempfile.TemporaryDirectory() as scratch:
+        return _cold(quick, _deployed(Path(scratch)))
+
+
+def _cold(quick: bool, package: Path) -> dict[str, Any]:
     env = {
         **os.environ,
-        "LAMBDA_TASK_ROOT": str(TREE / "src"),
+        "PYTHONPATH": str(package),
+        "LAMBDA_TASK_ROOT": str(package),
         "AWS_LAMBDA_FUNCTION_NAME": "ApiFunction",
         "AWS_REGION": "us-east-1",
         "TABLE_NAME": "bench",

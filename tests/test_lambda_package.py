@@ -1,6 +1,7 @@
 """What `sam build` puts in a function's package: the product's own packages, nothing a developer uses.
 
-`sam build` copies each function's CodeUri and pip-installs its requirements.txt into it. Powertools,
+`sam build` runs src/Makefile's build-<function> target for each function (BuildMethod: makefile): it
+copies the product's packages and compiles their bytecode for the runtime. Powertools,
 pydantic and the X-Ray SDK come from the official Powertools layer and boto3 from the Lambda runtime, so
 neither the copied tree nor the installed requirements may bring dev-only modules or the AWS SDK.
 """
@@ -8,7 +9,9 @@ neither the copied tree nor the installed requirements may bring dev-only module
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -115,8 +118,45 @@ def test_every_function_packages_the_source_root() -> None:
 
 @pytest.mark.parametrize("code_dir", sorted(code_dirs()), ids=str)
 def test_the_package_holds_only_the_product_packages(code_dir: Path) -> None:
-    assert copied_entries(code_dir) <= PRODUCT | {"requirements.txt"}
+    assert copied_entries(code_dir) <= PRODUCT | {"requirements.txt", "Makefile"}
     assert copied_entries(code_dir) >= PRODUCT
+
+
+def test_every_function_is_built_by_the_makefile_that_precompiles_its_bytecode() -> None:
+    template = load_template(ROOT / "template.yaml")
+    makefile = (ROOT / "src" / "Makefile").read_text()
+    for name in functions(template):
+        assert template["Resources"][name]["Metadata"]["BuildMethod"] == "makefile", name
+        assert name in makefile, f"src/Makefile has no build-{name}"
+
+
+def build_command(artifacts: Path) -> list[str]:
+    """What `sam build` runs for ApiFunction."""
+    return ["make", "-s", "-C", str(ROOT / "src"), "build-ApiFunction", f"ARTIFACTS_DIR={artifacts}"]
+
+
+def test_the_build_ships_the_product_packages_each_module_with_bytecode_used_as_is(tmp_path: Path) -> None:
+    version = "{}.{}".format(*sys.version_info[:2])
+    subprocess.run([*build_command(tmp_path), f"PYTHON={sys.executable}", f"RUNTIME={version}"], check=True)
+    assert {entry.name for entry in tmp_path.iterdir()} == PRODUCT
+    sources = sorted(tmp_path.rglob("*.py"))
+    assert sources
+    for source in sources:
+        compiled = Path(importlib.util.cache_from_source(str(source)))
+        flags = int.from_bytes(compiled.read_bytes()[4:8], "little")
+        # PEP 552: bit 0 hash-based, bit 1 check_source; unchecked-hash never looks at the zip's file times.
+        assert flags == 0b01, f"{source.relative_to(tmp_path)}: flags {flags:#b}"
+
+
+def test_the_build_refuses_an_interpreter_that_is_not_the_runtimes(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*build_command(tmp_path), f"PYTHON={sys.executable}", "RUNTIME=2.7"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0
+    assert "the runtime is 2.7" in done.stderr
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("code_dir", sorted(code_dirs()), ids=str)
