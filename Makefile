@@ -28,8 +28,9 @@ unit: $(STAMP)
 
 test: lint typecheck unit
 
+# Two execution environments serve API calls side by side (WORKERS=1: in-process, one at a time).
 run: $(STAMP)
-	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0)
+	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0) --workers $(or $(WORKERS),2)
 
 # GAMES complete games over HTTP against a fresh `make run` stack; prints RSS and games/s.
 soak: $(STAMP)

@@ -337,11 +337,18 @@ class LocalStack:
         }
         self.options.state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
 
+    def _serving(self) -> str:
+        workers = self.options.workers
+        if workers > 1:
+            return f"{workers} execution environments (worker processes), requests served side by side"
+        return "in-process, one request at a time (--workers N for N side by side)"
+
     def _banner(self, jobs: list[ScheduledFunction], mappings: list[StreamMapping]) -> None:
         lines = [
             "",
             "Dixit by mail: local stack",
             f"  API            {self.api_url}  (try {self.api_url}/decks)",
+            f"  API handler    {self._serving()}",
             f"  AWS twin       {self.aws_endpoint_url}  (moto: DynamoDB, S3, SNS, SQS)",
             f"                 AWS_ENDPOINT_URL={self.aws_endpoint_url} aws dynamodb list-tables",
         ]
