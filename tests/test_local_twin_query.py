@@ -24,7 +24,11 @@ SHARDS = [f"DUE#{n}" for n in range(3)]
 @pytest.fixture
 def dynamodb() -> Iterator[Any]:
     patch_dynamodb()
-    env = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }
     saved = {name: os.environ.get(name) for name in env}
     os.environ.update(env)
     try:
@@ -73,7 +77,11 @@ def _write_at_random(client: Any, rng: random.Random, writes: int) -> None:
                         "UpdateExpression": "SET due_shard = :s, due_at = :a",
                         "ExpressionAttributeValues": {":s": {"S": rng.choice(SHARDS)}, ":a": due["due_at"]},
                         # A failed condition cancels the whole transaction: both writes are undone.
-                        **({"ConditionExpression": "attribute_exists(nothing)"} if kind.startswith("f") else {}),
+                        **(
+                            {"ConditionExpression": "attribute_exists(nothing)"}
+                            if kind.startswith("f")
+                            else {}
+                        ),
                     }
                 },
             ]
@@ -105,7 +113,9 @@ def _query_all(client: Any, page_size: int, **request: Any) -> list[dict[str, An
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_a_partition_query_answers_the_partition_in_order_whatever_was_written(dynamodb: Any, seed: int) -> None:
+def test_a_partition_query_answers_the_partition_in_order_whatever_was_written(
+    dynamodb: Any, seed: int
+) -> None:
     rng = random.Random(seed)
     _write_at_random(dynamodb, rng, 150)
     everything = _everything(dynamodb)
@@ -123,7 +133,9 @@ def test_a_partition_query_answers_the_partition_in_order_whatever_was_written(d
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_an_index_query_answers_the_items_carrying_its_key_whatever_was_written(dynamodb: Any, seed: int) -> None:
+def test_an_index_query_answers_the_items_carrying_its_key_whatever_was_written(
+    dynamodb: Any, seed: int
+) -> None:
     rng = random.Random(seed)
     # The index is built on the first index query and kept current by the writes after it.
     dynamodb.query(
