@@ -165,20 +165,25 @@ class Settings:
         return self.move_timeout_hours * 3600
 
     def to_dict(self) -> dict[str, Any]:
-        # A custom deck is written once, with its card count: ["base", ["ours", 12]].
+        # Every game item carries this, so it is kept small: an official deck is its position in
+        # OFFICIAL_DECK_ORDER, a custom deck is written once with its card count (["c_ours", 12]), and
+        # the timeout settings only when they are not the defaults.
         custom = dict(self.custom_decks)
-        return {
+        out: dict[str, Any] = {
             "rules": self.rules.value,
-            "decks": [[d, custom[d]] if d in custom else d for d in self.decks],
+            "decks": [[d, custom[d]] if d in custom else OFFICIAL_DECK_ORDER.index(d) for d in self.decks],
             "max_players": self.max_players,
             "target_score": self.target_score,
-            "move_timeout_hours": self.move_timeout_hours,
-            "timeout_policy": self.timeout_policy.value,
         }
+        if self.move_timeout_hours != DEFAULT_MOVE_TIMEOUT_HOURS:
+            out["move_timeout_hours"] = self.move_timeout_hours
+        if self.timeout_policy is not TimeoutPolicy.SKIP:
+            out["timeout_policy"] = self.timeout_policy.value
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
-        decks = [(d, None) if isinstance(d, str) else (str(d[0]), int(d[1])) for d in data["decks"]]
+        decks = [_deck_entry(d) for d in data["decks"]]
         return cls(
             Ruleset(data["rules"]),
             tuple(d for d, _ in decks),
@@ -188,3 +193,17 @@ class Settings:
             int(data.get("move_timeout_hours", DEFAULT_MOVE_TIMEOUT_HOURS)),
             TimeoutPolicy(data.get("timeout_policy", TimeoutPolicy.SKIP.value)),
         )
+
+
+# Stored games name official decks by their position here: append new decks, never reorder.
+OFFICIAL_DECK_ORDER: tuple[str, ...] = tuple(OFFICIAL_DECKS)
+
+
+def _deck_entry(stored: Any) -> tuple[str, int | None]:
+    """(deck id, card count if custom) from a stored deck: a position, a custom [id, count], or an
+    official deck's name (as games stored before positions were)."""
+    if isinstance(stored, int):
+        return OFFICIAL_DECK_ORDER[stored], None
+    if isinstance(stored, str):
+        return stored, None
+    return str(stored[0]), int(stored[1])

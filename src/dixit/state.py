@@ -247,11 +247,11 @@ class GameState:
             return [enc(mapping.get(pid, [])) for pid in self.player_ids]
 
         rnd, last = self.round, self.last_round
-        return {
+        # What is almost always so is left out (from_dict puts it back): every move rewrites this item.
+        out: dict[str, Any] = {
             "game_id": self.game_id,
             "settings": self.settings.to_dict(),
             "seed": self.seed,
-            "host_id": self.host_id,
             "players": [[p.player_id, p.name, p.score, p.missed] for p in self.players],
             "phase": self.phase.value,
             "version": self.version,
@@ -269,7 +269,7 @@ class GameState:
                 "submissions": by_seat(rnd.submissions),
                 "table": enc(rnd.table),
                 "votes": by_seat(rnd.votes),
-                "out": [seat[pid] for pid in rnd.sitting_out],
+                **({"out": [seat[pid] for pid in rnd.sitting_out]} if rnd.sitting_out else {}),
             },
             "last_round": None
             if last is None
@@ -285,10 +285,16 @@ class GameState:
                 ],
                 "points": [last.points[pid] for pid in self.player_ids],
             },
-            "winners": [seat[pid] for pid in self.winners],
-            "end_reason": None if self.end_reason is None else self.end_reason.value,
-            "idle_turns": self.idle_turns,
         }
+        if not self.player_ids or self.host_id != self.player_ids[0]:
+            out["host_id"] = self.host_id
+        if self.winners:
+            out["winners"] = [seat[pid] for pid in self.winners]
+        if self.end_reason is not None:
+            out["end_reason"] = self.end_reason.value
+        if self.idle_turns:
+            out["idle_turns"] = self.idle_turns
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
@@ -310,7 +316,7 @@ class GameState:
             game_id=data["game_id"],
             settings=settings,
             seed=int(data["seed"]),
-            host_id=data["host_id"],
+            host_id=data["host_id"] if "host_id" in data else ids[0],
             players=players,
             phase=Phase(data["phase"]),
             version=int(data["version"]),
@@ -333,7 +339,7 @@ class GameState:
                 submissions=by_pid(rnd["submissions"]),
                 table=dec(rnd["table"]),
                 votes=by_pid(rnd["votes"]),
-                sitting_out=[ids[s] for s in rnd["out"]],
+                sitting_out=[ids[s] for s in rnd.get("out", ())],
             ),
             last_round=None
             if last is None
@@ -352,9 +358,9 @@ class GameState:
                 ),
                 points={pid: int(p) for pid, p in zip(ids, last["points"], strict=True)},
             ),
-            winners=[ids[s] for s in data["winners"]],
-            end_reason=None if data["end_reason"] is None else EndReason(data["end_reason"]),
-            idle_turns=int(data["idle_turns"]),
+            winners=[ids[s] for s in data.get("winners", ())],
+            end_reason=None if data.get("end_reason") is None else EndReason(data["end_reason"]),
+            idle_turns=int(data.get("idle_turns", 0)),
         )
 
     def to_json(self) -> str:

@@ -12,7 +12,7 @@ from dixit.cards import OFFICIAL_DECKS
 from dixit.engine import new_game
 from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
 from dixit.moves import GiveClue, Join, Leave, Start
-from dixit.settings import Settings
+from dixit.settings import OFFICIAL_DECK_ORDER, Settings
 from dixit.state import GameState, Phase
 from dixit.views import view_for
 
@@ -141,3 +141,53 @@ def test_the_deck_mix_changes_the_state_by_its_settings_only() -> None:
     # no pile and no discard: only the settings grow, and each of the 36 card indices dealt may take up
     # to two digits more (924 cards instead of 84)
     assert grown <= settings_grown + 2 * 36
+
+
+def test_official_decks_are_stored_by_a_position_that_never_moves() -> None:
+    # Stored games name their decks by these positions: a new deck goes at the end, none ever moves.
+    assert OFFICIAL_DECK_ORDER[:11] == (
+        "base",
+        "quest",
+        "journey",
+        "origins",
+        "daydreams",
+        "memories",
+        "revelations",
+        "harmonies",
+        "anniversary",
+        "mirrors",
+        "odyssey",
+    )
+    stored = Settings.build(decks=["odyssey", "base"]).to_dict()["decks"]
+    assert stored == [10, 0]
+
+
+def test_what_is_almost_always_so_is_left_out_of_the_stored_form() -> None:
+    state = seated_game(4, seed=3)
+    stored = state.to_dict()
+    assert not {"host_id", "winners", "end_reason", "idle_turns"} & set(stored)
+    assert not {"move_timeout_hours", "timeout_policy"} & set(stored["settings"])
+    assert "out" not in stored["round"]
+    waiting = Settings.build(move_timeout_hours=12, timeout_policy="wait").to_dict()
+    assert (waiting["move_timeout_hours"], waiting["timeout_policy"]) == (12, "wait")
+
+
+def test_a_game_stored_in_the_earlier_longer_form_still_loads() -> None:
+    for state in bot_game(seated_game(5, "classic", seed=8), bot_seed=8):
+        stored = state.to_dict()
+        older = {
+            **stored,
+            "settings": {
+                **stored["settings"],
+                "decks": [OFFICIAL_DECK_ORDER[d] for d in stored["settings"]["decks"]],
+                "move_timeout_hours": state.settings.move_timeout_hours,
+                "timeout_policy": state.settings.timeout_policy.value,
+            },
+            "host_id": state.host_id,
+            "winners": [state.player_ids.index(p) for p in state.winners],
+            "end_reason": None if state.end_reason is None else state.end_reason.value,
+            "idle_turns": state.idle_turns,
+        }
+        if older["round"] is not None:
+            older["round"] = {"out": [], **older["round"]}
+        assert GameState.from_dict(older) == state
