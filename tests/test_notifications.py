@@ -21,6 +21,7 @@ from .rules.helpers import (
     storyteller,
     submission_size,
 )
+from .rules.test_timeouts import silent_twice
 
 
 def number(state: GameState) -> int | None:
@@ -95,6 +96,14 @@ def test_every_move_of_a_whole_game_tells_exactly_those_who_newly_owe_a_move() -
         told = {n.player_id for n in changes(before, after) if n.kind is Kind.YOUR_TURN}
         moved_on = (after.phase, number(after)) != (before.phase, number(before))
         assert told == (set(waiting_for(after)) if moved_on else set())
+
+
+def test_a_clue_also_tells_an_away_player_that_the_round_would_take_their_card() -> None:
+    state, silent = silent_twice(seated_game(5, seed=3))
+    after = give_clue(state)
+    told = {n.player_id for n in changes(state, after) if n.kind is Kind.YOUR_TURN}
+    assert told == {*waiting_for(after), silent}
+    assert silent not in waiting_for(after)
 
 
 def test_the_body_carries_the_path_and_a_dedupe_id_and_nothing_from_a_hand_or_the_clue() -> None:

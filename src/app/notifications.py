@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from dixit.state import GameState, Phase
-from dixit.views import waiting_for
+from dixit.views import may_come_back, waiting_for
 
 
 class Kind(StrEnum):
@@ -85,7 +85,12 @@ def _owed(state: GameState | None) -> set[tuple[int, str, str]]:
     """Each owed move as (round, phase, player): owing a vote after owing a card is a new move."""
     if state is None or state.round is None:
         return set()
-    return {(state.round.number, state.phase.value, pid) for pid in waiting_for(state)}
+    return {(state.round.number, state.phase.value, pid) for pid in _told(state)}
+
+
+def _told(state: GameState) -> tuple[str, ...]:
+    """Who hears `your_turn` when a move opens: those it waits on, and away players it would take back."""
+    return (*waiting_for(state), *may_come_back(state))
 
 
 def changes(old: GameState | None, new: GameState | None) -> list[Notification]:
@@ -101,7 +106,7 @@ def changes(old: GameState | None, new: GameState | None) -> list[Notification]:
     newly_owed = _owed(new) - _owed(old)
     deadline = new.deadline()
     deadline_iso = None if deadline is None else datetime.fromtimestamp(deadline, UTC).isoformat()
-    for player_id in waiting_for(new):
+    for player_id in _told(new):
         if (round_number, new.phase.value, player_id) in newly_owed:
             found.append(
                 Notification(

@@ -280,7 +280,7 @@ class YouOut(Schema):
     submitted: list[str] = doc("Card ids you played this round", ["base-042"])
     votes: list[str] = doc("Card ids you voted for this round", [])
     owes: OwesOut | None = doc(
-        "The move the game waits on from you; null when none",
+        "The move the game waits on from you (away: the card the round would still take); null when none",
         {"move": "vote", "count": 1, "counts": [1], "deadline": DEADLINE},
     )
     away: bool = doc("You timed out twice in a row; any move of yours brings you back", False)

@@ -102,13 +102,32 @@ def waiting_for(state: GameState) -> tuple[str, ...]:
     return state.awaited()
 
 
+def may_come_back(state: GameState) -> tuple[str, ...]:
+    """Away players whose card the round still takes, in seat order.
+
+    Nobody waits for them (their submission was skipped at once), but a card from them before the
+    others are done brings them back. So they are shown the move and told it is open, like an owed one;
+    without that, an away player never hears of the game again and never returns.
+    """
+    rnd = state.round
+    if state.phase is not Phase.SUBMITTING or rnd is None:
+        return ()
+    return tuple(
+        p.player_id
+        for p in state.players
+        if p.away and p.player_id in rnd.sitting_out and p.player_id not in rnd.submissions
+    )
+
+
 def owes(state: GameState, player_id: str) -> Owed | None:
-    """The move `player_id` owes now, if the game is waiting on them."""
+    """The move `player_id` owes now: the game waits on them, or (away) it would still take their card."""
     return _owes(state, player_id, state.awaited(), state.deadline())
 
 
 def _owes(state: GameState, player_id: str, awaited: tuple[str, ...], deadline: int | None) -> Owed | None:
-    if deadline is None or player_id not in awaited:
+    if deadline is None:
+        return None
+    if player_id not in awaited and player_id not in may_come_back(state):
         return None
     count = len(state.players)
     if state.phase is Phase.STORYTELLING:

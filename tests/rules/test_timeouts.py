@@ -12,7 +12,7 @@ from dixit.errors import IllegalMoveError
 from dixit.moves import GiveClue, Join, Start, Submit, Timeout, Vote
 from dixit.settings import Settings
 from dixit.state import EndReason, GameState, Phase
-from dixit.views import OwedMove, view_for
+from dixit.views import OwedMove, may_come_back, owes, view_for
 
 from .helpers import (
     HOST,
@@ -262,6 +262,20 @@ def test_any_move_brings_an_away_player_back() -> None:
     assert silent not in state.round.sitting_out
     state = submit_all(state, except_for=[silent])
     assert silent in state.awaited()  # awaited again for the vote
+
+
+def test_an_away_player_is_shown_the_card_the_round_would_still_take_until_the_others_are_done() -> None:
+    state, silent = silent_twice(game(5, seed=3))
+    state = give_clue(state)
+    assert silent not in state.awaited()  # still nobody waits for them
+    owed = owes(state, silent)
+    assert owed is not None
+    assert (owed.move, owed.deadline) == (OwedMove.SUBMIT, state.deadline())
+    assert may_come_back(state) == (silent,)
+    state = submit_all(state, except_for=[silent])
+    assert state.phase is Phase.VOTING
+    assert owes(state, silent) is None
+    assert may_come_back(state) == ()
 
 
 def test_one_timeout_then_a_move_does_not_make_a_player_away() -> None:
