@@ -14,10 +14,8 @@ It prints each round and the median of moves/s ÷ raw conditional updates/s (iss
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -27,34 +25,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tools")]
-
-STARTUP_SECONDS = 120.0
-
-
-def start_stack(state_file: Path, workers: int) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "local_stack", "serve", "--port", "0", "--aws-port", "0"),
-            *("--workers", str(workers), "--state-file", str(state_file), "--no-seed"),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("the local stack exited during start-up")
-        try:
-            state = json.loads(state_file.read_text())
-        except (OSError, ValueError):
-            time.sleep(0.2)
-            continue
-        if state.get("pid") == process.pid and state.get("api_url"):
-            return process, state
-        time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("the local stack did not start")
 
 
 def raw_rate(state: dict[str, Any], concurrency: int, seconds: float) -> float:
@@ -128,7 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--raw-seconds", type=float, default=10.0)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        process, state = start_stack(Path(scratch) / "state.json", args.workers)
+        from local_stack.soak import start_stack
+
+        options = ("--aws-port", "0", "--workers", str(args.workers), "--no-seed")
+        process, state = start_stack(Path(scratch) / "state.json", options)
         try:
             print(f"local stack {state['api_url']}: {args.workers} worker(s), concurrency {args.concurrency}")
             move_rate(state["api_url"], args.concurrency, args.concurrency, seed=999)  # warm every worker

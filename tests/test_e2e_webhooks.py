@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from app.events import EVENT_ADAPTER, EVENT_TYPES
 
 from .api.client import Client
 from .api.json_bot import JsonBot
+from .local_http import Quiet, serving
 from .test_e2e_http import HttpClient
 from .test_local_serve import Served, start_serve, stop
 from .webhooks.test_signing import readme_verify
@@ -72,7 +73,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 def receiver() -> Iterator[Receiver]:
     state = Receiver(failures_left=2)
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(Quiet, BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             with state.lock:
@@ -84,20 +85,9 @@ def receiver() -> Iterator[Receiver]:
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/dixit"
-    try:
+    with serving(Handler) as base:
+        state.url = f"{base}/dixit"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def play_rounds(players: list[HttpClient], game_id: str, rounds: int, seen_cards: set[str]) -> None:

@@ -10,7 +10,6 @@ import functools
 import http.server
 import json
 import re
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.local_http import Quiet, serving
 
 WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,24 +38,15 @@ PHONE = {"width": 390, "height": 844}
 STEP_TIMEOUT_MS = 15_000
 
 
-class QuietStaticHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+class QuietStaticHandler(Quiet, http.server.SimpleHTTPRequestHandler):
+    """web/'s files, with no access log."""
 
 
 @contextmanager
 def static_site(root: Path = WEB_ROOT) -> Iterator[str]:
     """web/ served on a free 127.0.0.1 port, as any static host would; yields its base URL."""
-    handler = functools.partial(QuietStaticHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving(functools.partial(QuietStaticHandler, directory=str(root))) as base:
+        yield base
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import boto3
@@ -16,6 +16,7 @@ import pytest
 from app import aws_clients
 from app.settings import get_settings
 from tests.api.conftest import _moto_table, aws  # noqa: F401  (fixtures shared with the API tests)
+from tests.local_http import Quiet, serving
 
 QUEUE = "dixit-webhooks-test"
 DLQ = "dixit-webhooks-dlq-test"
@@ -47,7 +48,7 @@ class Receiver:
 def receiver() -> Iterator[Receiver]:
     state = Receiver()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(Quiet, BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             with state.lock:
@@ -64,20 +65,9 @@ def receiver() -> Iterator[Receiver]:
             except OSError:
                 pass  # the sender gave up waiting: exactly what a timeout test wants
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/dixit"
-    try:
+    with serving(Handler) as base:
+        state.url = f"{base}/hooks/dixit"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @dataclass(frozen=True)

@@ -117,11 +117,14 @@ def play_one(base_url: str, index: int, players: int, target_score: int, tally: 
     raise RuntimeError(f"game {game_id} did not end")
 
 
-def start_stack(state_file: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_stack(
+    state_file: Path, options: Sequence[str] = ("--seed-decks", "base")
+) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
+    """`python -m local_stack serve` on free ports with `options`; the process and its state file."""
     process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
         [
             *(sys.executable, "-m", "local_stack", "serve", "--port", "0"),
-            *("--state-file", str(state_file), "--seed-decks", "base"),
+            *("--state-file", str(state_file), *options),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -136,7 +139,7 @@ def start_stack(state_file: Path) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.2)
             continue
         if state.get("pid") == process.pid and state.get("api_url"):
-            return process, str(state["api_url"])
+            return process, state
         time.sleep(0.2)
     process.kill()
     raise RuntimeError("the local stack did not start")
@@ -148,7 +151,8 @@ def soak(args: argparse.Namespace) -> int:
         if args.url:
             base_url, pid = args.url.rstrip("/"), args.pid
         else:
-            process, base_url = start_stack(Path(scratch) / "state.json")
+            process, state = start_stack(Path(scratch) / "state.json")
+            base_url = str(state["api_url"])
             pid = process.pid
         try:
             return run_games(args, base_url, pid)
