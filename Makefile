@@ -50,7 +50,7 @@ simulate: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.api > openapi.json
-	$(BIN)/python -m app.events > docs/webhook-events.schema.json
+	$(BIN)/python -m app.feed.events > docs/webhook-events.schema.json
 
 # The web client at phone size on the local stack, into docs/web-*.png (needs /usr/bin/chromium).
 screenshots: $(STAMP)

@@ -5,7 +5,7 @@
 DynamoDB bills a read by the whole item's size (4 KB steps, halved when eventually consistent), whatever
 the projection, and a write by 1 KB steps (doubled in a transaction). So the numbers come from item
 sizes measured on bot-played games, with 32-character names. The inbox entries are written by
-NotifyFunction from the table's stream (app.inbox.refresh): one Lambda invocation per game write (a
+GameStreamFunction from the table's stream (app.games.inbox.refresh): one Lambda invocation per game write (a
 by-mail game's writes are hours apart, so the one-second batching window never joins two) and one
 conditional UpdateItem per entry that changed, outside any transaction.
 """
@@ -21,11 +21,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
-from app.game_store import _finished_membership_key, _game_item, _membership_key
-from app.games import RECENT_REQUESTS
-from app.inbox import entries_for
-from app.notifications import changes
-from app.records import GameRecord, Membership, Visibility
+from app.aws.dynamodb.store import _finished_membership_key, _game_item, _membership_key
+from app.core.records import GameRecord, Membership, Visibility
+from app.games.inbox import entries_for
+from app.games.play import RECENT_REQUESTS
+from app.notify.messages import changes
 from dixit.bots import RandomBot, next_mover
 from dixit.engine import apply, new_game
 from dixit.moves import Join, Start
@@ -41,7 +41,7 @@ TINY_VERSION_ITEM = {"pk": {"S": "GAME#g_0123456789abcdef"}, "sk": {"S": "VERSIO
 API_PER_REQUEST = 3.50e-6
 LAMBDA_PER_REQUEST = 0.20e-6
 LAMBDA_ARM_PER_GB_SECOND = 0.0000133334
-LAMBDA_GB = 0.5  # the template's MemorySize (Globals), for ApiFunction and NotifyFunction alike
+LAMBDA_GB = 0.5  # the template's MemorySize (Globals), for ApiFunction and GameStreamFunction alike
 DYNAMODB_PER_WRU = 0.625e-6
 DYNAMODB_PER_RRU = 0.125e-6
 SNS_PER_PUBLISH = 0.50e-6
@@ -110,7 +110,7 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
         game_units = wcu(_game_item(updated))
         # A scoring vote writes the reveal with the game in a transaction, which doubles both.
         move_wcu += 2 * (game_units + 1) if applied.finished_round is not None else game_units
-        # What NotifyFunction writes for this record (app.inbox.refresh): changed entries, or the history.
+        # What GameStreamFunction writes for this record (inbox.refresh): changed entries, or the history.
         old, new = entries_for(record.state, STAMP), entries_for(updated.state, STAMP)
         if updated.state.phase is not record.state.phase and new and next(iter(new.values())).finished:
             entry_writes += 2 * len(new)  # a put into the history and a delete from the active range
@@ -138,13 +138,13 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
         "poll RCU, projection (consistent)": math.ceil(game_max / 4096),
         "poll RCU, tiny version item (consistent)": math.ceil(size(TINY_VERSION_ITEM) / 4096),
         "WCU per move, move path (avg)": move_wcu / moves,
-        "entries written per move by NotifyFunction (avg)": entry_writes / moves,
-        "entry WCU per move by NotifyFunction (avg)": entry_wcu / moves,
-        "NotifyFunction invocations": moves,
+        "entries written per move by GameStreamFunction (avg)": entry_writes / moves,
+        "entry WCU per move by GameStreamFunction (avg)": entry_wcu / moves,
+        "GameStreamFunction invocations": moves,
         f"inbox polls ({GAME_DAYS} days, every {POLL_SECONDS} s)": polls,
         "cost: moves ($)": cost_moves,
         "cost: one game view per move ($)": cost_views,
-        "cost: NotifyFunction, inbox entries ($)": cost_consumer,
+        "cost: GameStreamFunction, inbox entries ($)": cost_consumer,
         "cost: SNS publishes ($)": cost_sns,
         "cost: inbox polls ($)": cost_polls,
         "cost: total ($)": total,

@@ -1,8 +1,8 @@
 """A by-mail season on a fake clock: the real handlers, the stream consumer and the sweep, on moto.
 
-Players hear "your turn" only from NotifyFunction (fed from the table's stream, as Lambda's event source
+Players hear "your turn" only from GameStreamFunction (fed from the table's stream, as Lambda's event source
 mapping would) and answer after a random delay of up to 1.5x the timeout, through ApiFunction's
-lambda_handler with API Gateway events; one player in five never answers. NudgeFunction runs on its
+lambda_handler with API Gateway events; one player in five never answers. SweepFunction runs on its
 schedule with the scheduled event's time. Every game must finish.
 
     python -m tests.simulation --games 200       # what `make simulate` runs
@@ -58,7 +58,7 @@ class FakeClock:
 
 class StreamPump:
     """Reads the table's stream from where it stopped, shard by shard, and hands game items'
-    records to NotifyFunction in batches, as the template's event source mapping (and filter) would."""
+    records to GameStreamFunction in batches, as the template's event source mapping (and filter) would."""
 
     def __init__(self, table: str, batch_size: int = 50) -> None:
         self.client = boto3.client("dynamodbstreams", endpoint_url=STREAMS_ENDPOINT)
@@ -85,7 +85,7 @@ class StreamPump:
         return found
 
     def pump(self) -> int:
-        from handlers.notify import lambda_handler
+        from handlers.game_stream import lambda_handler
 
         records = [
             {**r, "dynamodb": _plain(r["dynamodb"]), "eventSourceARN": self.arn}
@@ -96,9 +96,9 @@ class StreamPump:
             self._note(record["dynamodb"].get("NewImage") or {})
         for start in range(0, len(records), self.batch_size):
             event = json.loads(json.dumps({"Records": records[start : start + self.batch_size]}))
-            answer = lambda_handler(event, _Context("NotifyFunction"))
+            answer = lambda_handler(event, _Context("GameStreamFunction"))
             if answer.get("batchItemFailures"):
-                raise RuntimeError(f"NotifyFunction failed records: {answer}")
+                raise RuntimeError(f"GameStreamFunction failed records: {answer}")
         return len(records)
 
     def _note(self, image: dict[str, Any]) -> None:
@@ -157,8 +157,8 @@ class Season:
 
 @contextmanager
 def aws_twin() -> Iterator[None]:
-    from app import aws_clients
-    from app.settings import get_settings
+    from app.aws import clients as aws_clients
+    from app.core.settings import get_settings
     from local_stack.twin import patch_dynamodb
 
     from .api.conftest import create_table, game_table_resource
@@ -192,9 +192,10 @@ def aws_twin() -> Iterator[None]:
 
 def run(season: Season) -> dict[str, Any]:
     """Play the season; the report as a dict (printed by `main`, asserted by the test)."""
-    from app import aws_clients, services
-    from app.telemetry import metrics
-    from handlers.nudge import lambda_handler as sweep_handler
+    from app.aws import clients as aws_clients
+    from app.core import services
+    from app.core.telemetry import metrics
+    from handlers.sweep import lambda_handler as sweep_handler
 
     from .api.client import Client
     from .api.json_bot import choose
@@ -314,7 +315,7 @@ def run(season: Season) -> dict[str, Any]:
                     continue
             clock.now = next_sweep
             next_sweep += season.sweep_every
-            report = sweep_handler(_scheduled(clock.now), _Context("NudgeFunction"))
+            report = sweep_handler(_scheduled(clock.now), _Context("SweepFunction"))
             season.sweeps += 1
             season.lost_races += int(report["lost_races"])
             season.timeouts += int(report["timeouts_applied"])

@@ -1,11 +1,11 @@
-"""app.settings: configuration comes from environment variables, validated, without pydantic-settings."""
+"""app.core.settings: configuration comes from environment variables, validated, without pydantic-settings."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
 
-from app.settings import AppSettings
+from app.core.settings import AppSettings
 
 
 def test_unset_variables_take_the_documented_defaults() -> None:

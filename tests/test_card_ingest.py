@@ -9,7 +9,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from app.card_ingest import CARD_HEIGHT, CARD_WIDTH, MAX_PIXELS, MAX_UPLOAD_BYTES, Rejected, normalize
+from app.decks.ingest import CARD_HEIGHT, CARD_WIDTH, MAX_PIXELS, MAX_UPLOAD_BYTES, Rejected, normalize
 
 
 def photo(fmt: str, size: tuple[int, int] = (800, 600), **save: object) -> bytes:

@@ -9,8 +9,8 @@ import boto3
 import pytest
 from botocore.config import Config
 
-from app.card_images import CardImages, image_key, presign_get
-from app.card_images import _signer_of as signer_of
+from app.decks.card_images import CardImages, image_key, presign_get
+from app.decks.card_images import _signer_of as signer_of
 
 WINDOW = 3_600
 

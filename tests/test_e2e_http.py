@@ -98,7 +98,7 @@ def test_four_players_play_a_whole_game_over_http_against_the_local_stack(stack:
 
 
 def settled_inbox(client: HttpClient, game_id: str, version: int) -> dict[str, Any]:
-    """The client's inbox entry for the game once it shows `version`: NotifyFunction writes it from the
+    """The client's inbox entry for the game once it shows `version`: GameStreamFunction writes it from the
     table's stream a moment after the move. Polled, with a bound, never timed."""
     for _ in range(300):
         entries = {e["game_id"]: e for e in client.get("/players/me/games").body["games"]}

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.events import EVENT_ADAPTER, EVENT_TYPES
+from app.feed.events import EVENT_ADAPTER, EVENT_TYPES
 
 from .api.client import Client
 from .api.json_bot import JsonBot

@@ -50,7 +50,7 @@ def load(path: Path) -> dict[str, Any]:
 
 def test_there_are_api_events_and_a_scheduled_event() -> None:
     assert len(API_EVENTS) >= len(ROUTES)
-    assert (EVENTS / "nudge" / "scheduled.json").is_file()
+    assert (EVENTS / "sweep" / "scheduled.json").is_file()
 
 
 @pytest.mark.parametrize("path", API_EVENTS, ids=lambda path: path.stem)
@@ -95,7 +95,7 @@ def test_every_route_has_a_sample_event() -> None:
 
 
 def test_the_scheduled_event_is_what_eventbridge_sends_the_nudge_function() -> None:
-    event = load(EVENTS / "nudge" / "scheduled.json")
+    event = load(EVENTS / "sweep" / "scheduled.json")
     assert event["detail-type"] == "Scheduled Event"
     assert event["source"] == "aws.events"
     assert event["version"] == "0"
@@ -105,7 +105,7 @@ def test_the_scheduled_event_is_what_eventbridge_sends_the_nudge_function() -> N
 
 
 def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -> None:
-    (record,) = load(EVENTS / "notify" / "stream.json")["Records"]
+    (record,) = load(EVENTS / "game_stream" / "stream.json")["Records"]
     assert record["eventSource"] == "aws:dynamodb"
     assert record["eventName"] == "MODIFY"
     assert record["eventSourceARN"].startswith("arn:aws:dynamodb:")
@@ -119,9 +119,9 @@ def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -
 
 
 def test_the_sqs_event_is_what_the_queue_hands_the_webhook_function() -> None:
-    from app.webhook_dispatch import WebhookMessage
+    from app.webhooks.dispatch import WebhookMessage
 
-    (record,) = load(EVENTS / "webhook" / "sqs.json")["Records"]
+    (record,) = load(EVENTS / "webhook_delivery" / "sqs.json")["Records"]
     assert record["eventSource"] == "aws:sqs"
     assert record["eventSourceARN"].startswith("arn:aws:sqs:")
     assert int(record["attributes"]["ApproximateReceiveCount"]) >= 1

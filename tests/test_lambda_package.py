@@ -34,7 +34,7 @@ PROVIDED = {
     "botocore",
 }
 #: Modules only one function imports, from the layer only that function has (template.yaml's PillowLayer).
-FUNCTION_LAYERS = {"app/card_ingest.py": {"PIL"}}
+FUNCTION_LAYERS = {"app/decks/ingest.py": {"PIL"}}
 DEV_ONLY = {
     "moto",
     "yaml",

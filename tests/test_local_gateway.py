@@ -320,10 +320,10 @@ def test_concurrent_requests_are_all_served_but_run_the_handler_one_at_a_time() 
 
 
 def test_the_scheduled_event_is_an_eventbridge_scheduled_event() -> None:
-    event = scheduled_event("NudgeFunctionNudgeSweep")
+    event = scheduled_event("SweepFunctionNudgeSweep")
     assert event["detail-type"] == "Scheduled Event"
     assert event["source"] == "aws.events"
-    assert event["resources"] == ["arn:aws:events:us-east-1:123456789012:rule/NudgeFunctionNudgeSweep"]
+    assert event["resources"] == ["arn:aws:events:us-east-1:123456789012:rule/SweepFunctionNudgeSweep"]
     assert event["detail"] == {}
     assert event["time"].endswith("Z")
 
@@ -341,7 +341,7 @@ def test_the_schedule_runner_invokes_the_function_on_its_rate_and_stops() -> Non
     def handler(event: dict[str, Any], context: LambdaContext) -> None:
         calls.append((event, context))
 
-    spec = FunctionSpec("NudgeFunction", "handlers.nudge.lambda_handler", "src/", "python3.13", 60, 512)
+    spec = FunctionSpec("SweepFunction", "handlers.sweep.lambda_handler", "src/", "python3.13", 60, 512)
     job = ScheduledFunction(spec, ScheduleSpec("NudgeSweep", "rate(5 minutes)"), lambda: handler, 0.05)
     runner = ScheduleRunner([job]).start()
     try:
@@ -352,15 +352,15 @@ def test_the_schedule_runner_invokes_the_function_on_its_rate_and_stops() -> Non
         runner.stop()
     assert len(calls) >= 2
     event, context = calls[0]
-    assert event["resources"] == ["arn:aws:events:us-east-1:123456789012:rule/NudgeFunctionNudgeSweep"]
-    assert context.function_name == "NudgeFunction"
+    assert event["resources"] == ["arn:aws:events:us-east-1:123456789012:rule/SweepFunctionNudgeSweep"]
+    assert context.function_name == "SweepFunction"
     count = len(calls)
     time.sleep(0.15)
     assert len(calls) == count  # stopped means stopped
 
 
 def test_a_scheduled_function_that_cannot_be_imported_is_skipped_not_fatal() -> None:
-    spec = FunctionSpec("NudgeFunction", "nope.handler", "src/", "python3.13", 60, 512)
+    spec = FunctionSpec("SweepFunction", "nope.handler", "src/", "python3.13", 60, 512)
     job = ScheduledFunction(
         spec, ScheduleSpec("NudgeSweep", "rate(1 minute)"), lazy_handler("nope.handler"), 60
     )

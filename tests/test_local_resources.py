@@ -11,7 +11,7 @@ import pytest
 from moto import mock_aws
 
 import card_art
-from app.card_images import image_key
+from app.decks.card_images import image_key
 from dixit.cards import OFFICIAL_DECKS
 from local_stack import LOCAL_NAMES
 from local_stack.card_seeding import official_card_ids, seed_card_art

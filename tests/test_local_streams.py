@@ -23,7 +23,7 @@ def record(sequence: int, sk: str = "STATE") -> dict[str, Any]:
 
 
 def test_the_template_maps_the_game_table_stream_to_notify_with_its_filter_and_retries() -> None:
-    (stream,) = functions(apply_language_extensions(load_template()))["NotifyFunction"].streams
+    (stream,) = functions(apply_language_extensions(load_template()))["GameStreamFunction"].streams
     assert stream.table == "GameTable"
     assert stream.filters == (GAME_ONLY,)
     assert stream.report_batch_item_failures
@@ -57,7 +57,9 @@ class Handler:
 
 
 def feeder(handler: Handler, retries: int, said: list[str]) -> tuple[StreamFeeder, StreamMapping]:
-    spec = FunctionSpec("NotifyFunction", "handlers.notify.lambda_handler", "src/", "python3.13", 30, 512)
+    spec = FunctionSpec(
+        "GameStreamFunction", "handlers.game_stream.lambda_handler", "src/", "python3.13", 30, 512
+    )
     stream = StreamSpec(
         "GameChanges", "GameTable", maximum_retry_attempts=retries, report_batch_item_failures=True
     )

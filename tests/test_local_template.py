@@ -113,7 +113,7 @@ def test_other_schedule_expressions_are_rejected(expression: str) -> None:
 
 def test_functions_merge_globals_and_read_their_schedules() -> None:
     specs = functions(load_template())
-    api, nudge = specs["ApiFunction"], specs["NudgeFunction"]
+    api, nudge = specs["ApiFunction"], specs["SweepFunction"]
     assert api.handler == "handlers.api.lambda_handler"
     assert api.code_uri == "src/"
     assert api.runtime == "python3.13"
@@ -122,7 +122,7 @@ def test_functions_merge_globals_and_read_their_schedules() -> None:
     assert [(s.name, s.expression, s.enabled) for s in nudge.schedules] == [
         ("NudgeSweep", "rate(5 minutes)", True)
     ]
-    assert functions(load_template(), {"NudgeRate": "rate(1 hour)"})["NudgeFunction"].schedules[
+    assert functions(load_template(), {"NudgeRate": "rate(1 hour)"})["SweepFunction"].schedules[
         0
     ].expression == ("rate(1 hour)")
 

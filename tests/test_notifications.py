@@ -1,11 +1,11 @@
-"""app.notifications: who hears about a change, decided from two game states alone."""
+"""app.notify.messages: who hears about a change, decided from two game states alone."""
 
 from __future__ import annotations
 
 import itertools
 import json
 
-from app.notifications import Kind, Notification, changes, nudge, reminder, timeout
+from app.notify.messages import Kind, Notification, changes, nudge, reminder, timeout
 from dixit.moves import Submit
 from dixit.state import GameState, Phase
 from dixit.views import waiting_for

@@ -119,9 +119,9 @@ def test_template_translates_offline_with_samtranslator(stack: dict[str, Any]) -
     assert set(of_type(stack, "AWS::SNS::Topic")) == {"NudgeTopic"}
     assert set(of_type(stack, "AWS::Lambda::Function")) == {
         "ApiFunction",
-        "NudgeFunction",
+        "SweepFunction",
         "CardIngestFunction",
-        "NotifyFunction",
+        "GameStreamFunction",
         "WebhookFunction",
     }
     assert set(of_type(stack, "AWS::ApiGateway::RestApi")) == {"Api"}
@@ -133,11 +133,11 @@ def test_template_translates_offline_with_samtranslator(stack: dict[str, Any]) -
 
 def test_the_nudge_sweep_runs_on_the_nudge_rate_schedule(stack: dict[str, Any]) -> None:
     rules = of_type(stack, "AWS::Events::Rule")
-    assert list(rules) == ["NudgeFunctionNudgeSweep"]
-    rule = rules["NudgeFunctionNudgeSweep"]["Properties"]
+    assert list(rules) == ["SweepFunctionNudgeSweep"]
+    rule = rules["SweepFunctionNudgeSweep"]["Properties"]
     assert rule["ScheduleExpression"] == {"Ref": "NudgeRate"}
     assert rule["State"] == "ENABLED"
-    assert rule["Targets"][0]["Arn"] == {"Fn::GetAtt": ["NudgeFunction", "Arn"]}
+    assert rule["Targets"][0]["Arn"] == {"Fn::GetAtt": ["SweepFunction", "Arn"]}
     assert stack["Parameters"]["NudgeRate"]["Default"] == "rate(5 minutes)"
 
 
@@ -146,7 +146,7 @@ def test_functions_run_python_3_13_on_arm64_traced_with_the_documented_handlers(
 ) -> None:
     functions = of_type(stack, "AWS::Lambda::Function")
     assert functions["ApiFunction"]["Properties"]["Handler"] == "handlers.api.lambda_handler"
-    assert functions["NudgeFunction"]["Properties"]["Handler"] == "handlers.nudge.lambda_handler"
+    assert functions["SweepFunction"]["Properties"]["Handler"] == "handlers.sweep.lambda_handler"
     for function in functions.values():
         props = function["Properties"]
         assert props["Runtime"] == "python3.13"
@@ -166,7 +166,7 @@ def test_only_the_api_names_the_card_bucket_and_only_the_ingest_carries_pillow(s
     assert api_env["CARD_BUCKET"] == {"Ref": "CardBucket"}
     assert api_env["CARD_IMAGE_BASE_URL"] == {"Ref": "CardImageBaseUrl"}
     ingest = functions["CardIngestFunction"]["Properties"]
-    assert ingest["Handler"] == "handlers.ingest.lambda_handler"
+    assert ingest["Handler"] == "handlers.card_ingest.lambda_handler"
     # Naming the bucket would close a dependency cycle through the bucket's notification.
     assert "CARD_BUCKET" not in ingest["Environment"]["Variables"]
     pillow = {"Ref": next(n for n in stack["Resources"] if n.startswith("PillowLayer"))}
@@ -213,8 +213,8 @@ def _statements(stack: dict[str, Any], role: str) -> list[dict[str, Any]]:
 def test_functions_get_least_privilege_policies_scoped_to_the_stack_resources(stack: dict[str, Any]) -> None:
     for role, expected_refs in {
         "ApiFunctionRole": {"GameTable", "CardBucket", "NudgeTopic"},
-        "NudgeFunctionRole": {"GameTable", "NudgeTopic"},
-        "NotifyFunctionRole": {"GameTable", "NudgeTopic"},
+        "SweepFunctionRole": {"GameTable", "NudgeTopic"},
+        "GameStreamFunctionRole": {"GameTable", "NudgeTopic"},
     }.items():
         statements = _statements(stack, role)
         text = json.dumps(statements)
@@ -330,7 +330,7 @@ def test_the_game_table_matches_the_single_table_design(template: dict[str, Any]
         {"AttributeName": "gsi1pk", "KeyType": "HASH"},
         {"AttributeName": "gsi1sk", "KeyType": "RANGE"},
     ]
-    # Keys only: moves that leave an index key alone write nothing to the index (app/due_index.py).
+    # Keys only: moves that leave an index key alone write nothing to the index (app/games/due_index.py).
     assert lobby["Projection"] == {"ProjectionType": "KEYS_ONLY"}
     assert due["IndexName"] == "due"
     assert due["KeySchema"] == [
@@ -406,7 +406,7 @@ def test_webhook_deliveries_come_from_a_queue_with_a_dead_letter_queue_and_parti
     assert queue["MessageRetentionPeriod"] > 86_400
     assert all(q["Properties"]["SqsManagedSseEnabled"] for q in queues.values())
     function = of_type(stack, "AWS::Lambda::Function")["WebhookFunction"]["Properties"]
-    assert function["Handler"] == "handlers.webhook.lambda_handler"
+    assert function["Handler"] == "handlers.webhook_delivery.lambda_handler"
     assert queue["VisibilityTimeout"] >= 6 * function["Timeout"]
     (mapping,) = [
         m
@@ -441,7 +441,7 @@ def test_the_stream_consumer_and_the_sweep_enqueue_webhook_deliveries_and_keep_t
     stack: dict[str, Any], template: dict[str, Any]
 ) -> None:
     functions = of_type(stack, "AWS::Lambda::Function")
-    for name in ("NotifyFunction", "NudgeFunction"):
+    for name in ("GameStreamFunction", "SweepFunction"):
         variables = functions[name]["Properties"]["Environment"]["Variables"]
         assert variables["WEBHOOK_QUEUE_URL"] == {"Ref": "WebhookQueue"}
         assert variables["FEED_TTL_AFTER_END_SECONDS"] == {"Ref": "FeedTtlAfterEndSeconds"}

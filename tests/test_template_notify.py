@@ -1,4 +1,4 @@
-"""template.yaml, delivery part: the table's stream, NotifyFunction's event source mapping, push setup."""
+"""template.yaml, delivery part: the table's stream, GameStreamFunction's event source mapping, push setup."""
 
 from __future__ import annotations
 
@@ -32,16 +32,16 @@ def test_the_game_table_streams_new_and_old_images(template: dict[str, Any]) -> 
 def test_notify_function_reads_the_stream_with_partial_failures_bisect_and_bounded_retries(
     stack: dict[str, Any],
 ) -> None:
-    function = stack["Resources"]["NotifyFunction"]["Properties"]
-    assert function["Handler"] == "handlers.notify.lambda_handler"
+    function = stack["Resources"]["GameStreamFunction"]["Properties"]
+    assert function["Handler"] == "handlers.game_stream.lambda_handler"
     (mapping,) = [
         m
         for m in of_type(stack, "AWS::Lambda::EventSourceMapping").values()
-        if m["Properties"]["FunctionName"] == {"Ref": "NotifyFunction"}
+        if m["Properties"]["FunctionName"] == {"Ref": "GameStreamFunction"}
     ]
     props = mapping["Properties"]
     assert props["EventSourceArn"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
-    assert props["FunctionName"] == {"Ref": "NotifyFunction"}
+    assert props["FunctionName"] == {"Ref": "GameStreamFunction"}
     assert props["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert props["BisectBatchOnFunctionError"] is True
     assert 0 < props["MaximumRetryAttempts"] <= 10
@@ -51,7 +51,7 @@ def test_notify_function_reads_the_stream_with_partial_failures_bisect_and_bound
     }
     (only,) = props["FilterCriteria"]["Filters"]
     assert json.loads(only["Pattern"]) == {"dynamodb": {"Keys": {"sk": {"S": ["STATE"]}}}}
-    managed = stack["Resources"]["NotifyFunctionRole"]["Properties"]["ManagedPolicyArns"]
+    managed = stack["Resources"]["GameStreamFunctionRole"]["Properties"]["ManagedPolicyArns"]
     assert any("AWSLambdaDynamoDBExecutionRole" in arn for arn in managed)
 
 
@@ -85,5 +85,8 @@ def test_only_the_api_registers_push_endpoints_and_both_may_push_and_remove_them
 ) -> None:
     assert _actions_on(stack, "ApiFunctionRole", ":app/*") == {"sns:CreatePlatformEndpoint"}
     assert {"sns:Publish", "sns:DeleteEndpoint"} <= _actions_on(stack, "ApiFunctionRole", ":endpoint/*")
-    assert _actions_on(stack, "NotifyFunctionRole", ":endpoint/*") == {"sns:Publish", "sns:DeleteEndpoint"}
-    assert _actions_on(stack, "NotifyFunctionRole", ":app/*") == set()
+    assert _actions_on(stack, "GameStreamFunctionRole", ":endpoint/*") == {
+        "sns:Publish",
+        "sns:DeleteEndpoint",
+    }
+    assert _actions_on(stack, "GameStreamFunctionRole", ":app/*") == set()

@@ -1,6 +1,6 @@
 """The sweep: remind players before their deadline, time out silent ones, and say when to look again.
 
-It reads only what the due index says is due (app.due_index), shard by shard and page by page, and
+It reads only what the due index says is due (app.games.due_index), shard by shard and page by page, and
 stops before its time budget runs out: what is left stays due for the next run. Every change is a
 conditional write on the game's version and due entry, so a move that lands between the sweep's read
 and its write wins, and the sweep looks again. Notifications go out only once the write committed.
@@ -12,15 +12,16 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 
-from app import due_index, feed
-from app.delivery import Delivery, Outcome
-from app.errors import VersionConflict
-from app.events import Event, reminder_event, timeout_event
-from app.notifications import Kind, Notification, reminder, timeout
-from app.records import GameRecord
-from app.services import Services
-from app.telemetry import count, logger
-from app.webhook_queue import WebhookQueue
+from app.core.errors import VersionConflict
+from app.core.records import GameRecord
+from app.core.services import Services
+from app.core.telemetry import count, logger
+from app.feed import feed
+from app.feed.events import Event, reminder_event, timeout_event
+from app.games import due_index
+from app.notify.delivery import Delivery, Outcome
+from app.notify.messages import Kind, Notification, reminder, timeout
+from app.webhooks.queue import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind
 from dixit.moves import Timeout

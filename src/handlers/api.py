@@ -10,13 +10,13 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from app.deadline import Deadline
-from app.errors import AppError
-from app.players import authenticate
-from app.records import PlayerRecord
-from app.services import Services
-from app.settings import get_settings
-from app.telemetry import logger, metrics
+from app.core.deadline import Deadline
+from app.core.errors import AppError
+from app.core.records import PlayerRecord
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.core.telemetry import logger, metrics
+from app.players.accounts import authenticate
 from handlers import bodies, problems
 from handlers.routes import decks, games, notifications, players, webhooks
 

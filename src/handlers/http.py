@@ -11,13 +11,13 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse, O
 from aws_lambda_powertools.event_handler.request import Request
 from pydantic import BaseModel
 
-from app import idempotency
-from app.errors import NotAuthenticated, NotFound
-from app.games import Present
-from app.idempotency import RequestKey
-from app.presenters import game as present_game
-from app.records import GameRecord, PlayerRecord
-from app.services import Services
+from app.core.errors import NotAuthenticated, NotFound
+from app.core.records import GameRecord, PlayerRecord
+from app.core.services import Services
+from app.games import idempotency
+from app.games.idempotency import RequestKey
+from app.games.play import Present
+from app.games.presenters import game as present_game
 from handlers.etags import game_etag
 from handlers.problems import header
 

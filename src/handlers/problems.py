@@ -1,6 +1,6 @@
 """Every error becomes an RFC 9457 problem+json response here, and only here.
 
-Domain errors (app.errors) and rule errors (dixit.errors) carry a stable code and say nothing about
+Domain errors (app.core.errors) and rule errors (dixit.errors) carry a stable code and say nothing about
 HTTP; this module alone maps them to a status and title, and documents per route which problems it can
 answer. Anything unexpected is a 500 without internals, logged with the correlation id.
 """
@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 )
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse, OpenAPIResponseHeader
 
-from app.errors import (
+from app.core.errors import (
     AppError,
     Busy,
     Conflict,
@@ -32,9 +32,9 @@ from app.errors import (
     StaleVersion,
     StoreUnavailable,
 )
-from app.idempotency import MAX_KEY_LENGTH
-from app.schemas import Problem
-from app.telemetry import logger
+from app.core.telemetry import logger
+from app.games.idempotency import MAX_KEY_LENGTH
+from app.games.schemas import Problem
 from dixit.errors import IllegalMoveError, InvalidMoveError
 
 PROBLEM_JSON = "application/problem+json"

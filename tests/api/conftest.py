@@ -10,8 +10,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from app import aws_clients
-from app.settings import get_settings
+from app.aws import clients as aws_clients
+from app.core.settings import get_settings
 from local_stack.resources import create_table
 from local_stack.template import load_template
 
@@ -102,5 +102,5 @@ def table(aws: None) -> Any:
 
 @pytest.fixture
 def feed(aws: None) -> StreamFeed:
-    """The table's stream from now on, for handing to NotifyFunction (which writes the inbox entries)."""
+    """The table's stream from now on, for handing to GameStreamFunction (which writes the inbox entries)."""
     return StreamFeed(TABLE)

@@ -9,7 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
-from app.settings import get_settings
+from app.core.settings import get_settings
 
 ACCOUNT = "123456789012"
 

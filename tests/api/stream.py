@@ -1,4 +1,4 @@
-"""Feeding the game table's stream to NotifyFunction the way Lambda's event source mapping does.
+"""Feeding the game table's stream to GameStreamFunction the way Lambda's event source mapping does.
 
 Reads moto's DynamoDB stream from where it last stopped, applies the template's filter (game items
 only) and wraps the records in the event Lambda would send: what the local stack must do as well.
@@ -69,7 +69,7 @@ class StreamFeed:
         return event
 
     def deliver(self) -> dict[str, Any]:
-        """Hand what the stream gathered since the last call to NotifyFunction; returns its answer.
+        """Hand what the stream gathered since the last call to GameStreamFunction; returns its answer.
 
         Nothing new is no invocation at all, as with Lambda's event source mapping."""
         event = self.event()
@@ -77,7 +77,7 @@ class StreamFeed:
 
 
 def invoke_notify(event: dict[str, Any]) -> dict[str, Any]:
-    from handlers.notify import lambda_handler
+    from handlers.game_stream import lambda_handler
 
     result: dict[str, Any] = lambda_handler(event, FakeContext())
     return result

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.game_store import DynamoGameStore
-from app.settings import get_settings
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.settings import get_settings
 from handlers.etags import game_etag
 
 from .client import Client

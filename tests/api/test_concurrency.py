@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from app import games
-from app.errors import VersionConflict
-from app.game_store import DynamoGameStore
-from app.records import GameRecord
-from app.services import Services
-from app.settings import get_settings
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.errors import VersionConflict
+from app.core.records import GameRecord
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.games import play as games
 from dixit.moves import Submit
 
 from .client import Client

@@ -18,7 +18,7 @@ from typing import Any
 import boto3
 import pytest
 
-from app.settings import get_settings
+from app.core.settings import get_settings
 from local_stack.resources import create_table
 from local_stack.twin import TwinServer, patch_transact_write_items
 

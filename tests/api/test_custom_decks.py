@@ -8,9 +8,9 @@ from typing import Any
 import boto3
 from PIL import Image
 
-from app.card_images import CardImages, card_of_upload, image_key
-from app.deck_store import DeckStore
-from handlers.ingest import ingest
+from app.aws.dynamodb.decks import DeckStore
+from app.decks.card_images import CardImages, card_of_upload, image_key
+from handlers.card_ingest import ingest
 
 from .client import Client
 from .conftest import BUCKET, TABLE

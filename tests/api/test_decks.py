@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from app.settings import get_settings
+from app.core.settings import get_settings
 
 from .client import Client, call
 from .conftest import BUCKET

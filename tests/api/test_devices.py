@@ -5,7 +5,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from app.settings import get_settings
+from app.core.settings import get_settings
 
 from .client import Client
 from .conftest import TABLE

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from app import games
-from app.game_store import DynamoGameStore
+from app.aws.dynamodb.store import DynamoGameStore
+from app.games import play as games
 
 from .client import Client, call
 from .helpers import (
@@ -330,7 +330,7 @@ def test_an_unexpected_exception_is_a_500_problem_without_internals(
     teller = storyteller(clients, game_id)
 
     def broken(*args: object, **kwargs: object) -> None:
-        raise RuntimeError("KeyError in /var/task/app/games.py line 42, table dixit-games-test")
+        raise RuntimeError("KeyError in /var/task/app/games/play.py line 42, table dixit-games-test")
 
     monkeypatch.setattr(games, "play", broken)
     reply = teller.post(f"/games/{game_id}/clue", {"card_id": hand(teller, game_id)[0], "clue": "home"})

@@ -26,7 +26,7 @@ import pytest
 from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ConnectTimeoutError, ReadTimeoutError
 
-from app import aws_clients
+from app.aws import clients as aws_clients
 from dixit.state import GameState
 
 from .client import Client, Reply

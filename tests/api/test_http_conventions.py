@@ -62,7 +62,7 @@ def test_every_401_carries_a_bearer_challenge(
 
 
 def test_a_401_raised_after_routing_carries_the_challenge_too() -> None:
-    from app.errors import NotAuthenticated
+    from app.core.errors import NotAuthenticated
     from handlers.problems import app_problem
 
     response = app_problem(NotAuthenticated("missing_token", "send a token"))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app import games
+from app.games import play as games
 
 from .client import Client
 from .helpers import assert_problem, create_game, give_clue, hand, inbox, lobby, started, view

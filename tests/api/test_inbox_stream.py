@@ -1,4 +1,4 @@
-"""The inbox entries are written by NotifyFunction from the table's stream, never by the move itself."""
+"""The inbox entries are written by GameStreamFunction from the table's stream, never by the move itself."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app import aws_clients
+from app.aws import clients as aws_clients
 
 from .client import Client
 from .helpers import give_clue, hand, inbox, started, storyteller, view

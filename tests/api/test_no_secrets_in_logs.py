@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.telemetry import QUIET_LIBRARIES, logger
+from app.core.telemetry import QUIET_LIBRARIES, logger
 
 from .client import Client
 from .helpers import started

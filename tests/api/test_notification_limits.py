@@ -6,13 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.delivery import Delivery, Outcome, nudge_game
-from app.errors import RateLimited
-from app.game_store import DynamoGameStore
-from app.notifications import Kind, Notification, reminder
-from app.records import PlayerRecord
-from app.settings import get_settings
-from app.telemetry import metrics
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.errors import RateLimited
+from app.core.records import PlayerRecord
+from app.core.settings import get_settings
+from app.core.telemetry import metrics
+from app.notify.delivery import Delivery, Outcome, nudge_game
+from app.notify.messages import Kind, Notification, reminder
 from dixit.state import GameState
 from dixit.views import waiting_for
 

@@ -1,4 +1,4 @@
-"""NotifyFunction on moto: moves through the API, the table's stream fed to the consumer, SNS read back."""
+"""The stream consumer on moto: moves through the API, the stream fed to the consumer, SNS read back."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.notifier import Notifier
+from app.notify.channels import Notifier
 
 from .client import Client
 from .conftest import TABLE

@@ -10,8 +10,8 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from app.idempotency import MAX_KEY_LENGTH
-from app.schemas import CreatePlayer, GiveClue
+from app.games.idempotency import MAX_KEY_LENGTH
+from app.games.schemas import CreatePlayer, GiveClue
 from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
 from handlers import openapi
 from handlers.api import app

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app import ssrf
+from app.webhooks import ssrf
 
 from .client import Client, FakeContext
 from .helpers import lobby
@@ -78,9 +78,9 @@ def test_each_api_event_does_its_job_with_a_real_token_and_game(
 
 
 def test_the_scheduled_event_is_accepted_by_the_nudge_handler(aws: None) -> None:
-    from handlers.nudge import lambda_handler
+    from handlers.sweep import lambda_handler
 
-    event = json.loads((EVENTS / "nudge" / "scheduled.json").read_text(encoding="utf-8"))
+    event = json.loads((EVENTS / "sweep" / "scheduled.json").read_text(encoding="utf-8"))
     report = lambda_handler(event, FakeContext())
     assert report["swept_at"].startswith(event["time"][:19])
     assert report["games_due"] == 0
@@ -93,7 +93,7 @@ def test_the_stream_event_is_accepted_by_the_notify_handler_and_tells_the_first_
     from .stream import invoke_notify
 
     inbox = subscribe_queue(make_topic(monkeypatch), "sample-stream")
-    event = json.loads((EVENTS / "notify" / "stream.json").read_text(encoding="utf-8"))
+    event = json.loads((EVENTS / "game_stream" / "stream.json").read_text(encoding="utf-8"))
 
     assert invoke_notify(event) == {"batchItemFailures": []}
 
@@ -106,8 +106,8 @@ def test_the_stream_event_is_accepted_by_the_notify_handler_and_tells_the_first_
 
 
 def test_the_sqs_event_is_accepted_by_the_webhook_handler(aws: None) -> None:
-    from handlers.webhook import lambda_handler
+    from handlers.webhook_delivery import lambda_handler
 
-    event = json.loads((EVENTS / "webhook" / "sqs.json").read_text(encoding="utf-8"))
+    event = json.loads((EVENTS / "webhook_delivery" / "sqs.json").read_text(encoding="utf-8"))
     # Its webhook does not exist here: the delivery is dropped, which is a success for the batch.
     assert lambda_handler(event, FakeContext()) == {"batchItemFailures": []}

@@ -1,4 +1,4 @@
-"""The sweep on moto: handlers.nudge.lambda_handler with scheduled events, games played through the API.
+"""The sweep on moto: handlers.sweep.lambda_handler with scheduled events, games played through the API.
 
 A fake clock drives the API (the moment each move starts owing the next), and each scheduled event
 names the sweep's "now", as EventBridge does.
@@ -13,15 +13,16 @@ from typing import Any
 import boto3
 import pytest
 
-from app import aws_clients, services
-from app.delivery import Delivery
-from app.due_index import shard_of
-from app.game_store import DynamoGameStore as GameStore
-from app.records import GameRecord
-from app.services import Services
-from app.settings import get_settings
+from app.aws import clients as aws_clients
+from app.aws.dynamodb.store import DynamoGameStore as GameStore
+from app.core import services
+from app.core.records import GameRecord
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.core.telemetry import metrics
+from app.games.due_index import shard_of
+from app.notify.delivery import Delivery
 from app.sweep import sweep
-from app.telemetry import metrics
 
 from .client import Client, FakeContext
 from .helpers import by_id, give_clue, lobby, started, storyteller, view
@@ -84,7 +85,7 @@ def scheduled_event(at: datetime) -> dict[str, Any]:
 
 
 def sweep_at(at: datetime, context: FakeContext | None = None) -> dict[str, Any]:
-    from handlers.nudge import lambda_handler
+    from handlers.sweep import lambda_handler
 
     result: dict[str, Any] = lambda_handler(scheduled_event(at), context or FakeContext())
     return result

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from app.services import Services
-from app.settings import get_settings
+from app.core.services import Services
+from app.core.settings import get_settings
 
 from .client import Client, call
 from .helpers import assert_problem

@@ -6,10 +6,10 @@ import ipaddress
 
 import pytest
 
-from app import ssrf
-from app.services import Services
-from app.settings import get_settings
-from app.webhook_records import DeliveryAttempt
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.webhooks import ssrf
+from app.webhooks.records import DeliveryAttempt
 
 from .client import Client, call
 

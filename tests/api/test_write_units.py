@@ -17,7 +17,7 @@ from typing import Any
 import boto3
 import pytest
 
-from app import aws_clients
+from app.aws import clients as aws_clients
 
 from .client import Client
 from .conftest import TABLE, game_table_resource

@@ -9,14 +9,14 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from app.card_images import CardImages
-from app.game_store import DynamoGameStore
-from app.memory_store import MemoryGameStore
-from app.notifier import Notifier
-from app.services import Services
-from app.settings import get_settings
-from app.store import Store
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.decks.card_images import CardImages
+from app.games.ports import Store
+from app.notify.channels import Notifier
 from local_stack.resources import create_table
+from tests.fakes.memory_store import MemoryGameStore
 
 from ..api.conftest import (
     ENVIRONMENT,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.records import GameRecord
-from app.store import Store
+from app.core.records import GameRecord
+from app.games.ports import Store
 
 
 class Interleaved:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.inbox import most_urgent_first
-from app.records import Membership
+from app.core.records import Membership
+from app.games.inbox import most_urgent_first
 from dixit.state import Phase
 
 STAMP = "2026-03-01T12:00:00.000+00:00"

@@ -10,12 +10,13 @@ from dataclasses import replace
 
 import pytest
 
-from app import games, players
-from app.deadline import Deadline
-from app.errors import Conflict, Forbidden, StaleVersion, StoreUnavailable
-from app.presenters import game as present_game
-from app.records import GameRecord, PlayerRecord, Visibility
-from app.services import Services
+from app.core.deadline import Deadline
+from app.core.errors import Conflict, Forbidden, StaleVersion, StoreUnavailable
+from app.core.records import GameRecord, PlayerRecord, Visibility
+from app.core.services import Services
+from app.games import play as games
+from app.games.presenters import game as present_game
+from app.players import accounts as players
 from dixit.errors import IllegalMoveError
 from dixit.moves import GiveClue, Join, Leave, Start, Submit, Vote
 from dixit.state import EndReason, Phase

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from app.due_index import shard_of
-from app.errors import VersionConflict
-from app.game_store import DynamoGameStore
-from app.records import GameRecord, GameStamp, Membership, PlayerRecord, Visibility, Waiting
-from app.store import Store
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.errors import VersionConflict
+from app.core.records import GameRecord, GameStamp, Membership, PlayerRecord, Visibility, Waiting
+from app.games.due_index import shard_of
+from app.games.ports import Store
 from dixit import engine
 from dixit.moves import Join, Leave, Start
 from dixit.settings import Settings

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from app.errors import StoreUnavailable
-from app.game_store import DynamoGameStore
-from app.records import FeedItem, PlayerRecord
-from app.store import Store
-from app.webhook_records import DeliveryAttempt, WebhookRecord
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.errors import StoreUnavailable
+from app.core.records import FeedItem, PlayerRecord
+from app.games.ports import Store
+from app.webhooks.records import DeliveryAttempt, WebhookRecord
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 GAME = "g_0000000000000001"

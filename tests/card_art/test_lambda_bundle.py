@@ -10,7 +10,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 DEV_ONLY = {"PIL", "card_art"}
-FROM_ITS_LAYER = {("app/card_ingest.py", "PIL")}
+FROM_ITS_LAYER = {("app/decks/ingest.py", "PIL")}
 
 
 def test_no_lambda_module_imports_pillow_or_the_art_generator() -> None:

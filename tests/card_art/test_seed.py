@@ -10,8 +10,8 @@ import pytest
 from moto import mock_aws
 
 import card_art
-from app import aws_clients
-from app.card_images import image_key
+from app.aws import clients as aws_clients
+from app.decks.card_images import image_key
 from card_art.cli import main
 from dixit.cards import OFFICIAL_DECKS
 

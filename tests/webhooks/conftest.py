@@ -13,8 +13,8 @@ from typing import Any
 import boto3
 import pytest
 
-from app import aws_clients
-from app.settings import get_settings
+from app.aws import clients as aws_clients
+from app.core.settings import get_settings
 from tests.api.conftest import _moto_table, aws  # noqa: F401  (fixtures shared with the API tests)
 from tests.local_http import Quiet, serving
 

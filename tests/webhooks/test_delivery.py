@@ -10,16 +10,16 @@ from typing import Any
 import boto3
 import pytest
 
-from app import ssrf
-from app.events import Event, derive_events
-from app.records import PlayerRecord
-from app.services import Services
-from app.settings import get_settings
-from app.webhook_dispatch import WebhookMessage, backoff_seconds, deliver, enqueue_events
-from app.webhook_queue import MAX_VISIBILITY_SECONDS, WebhookQueue
-from app.webhook_records import WebhookRecord
-from app.webhook_signing import REPLAY_WINDOW_SECONDS, verify
-from app.webhooks import subscribe
+from app.core.records import PlayerRecord
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.feed.events import Event, derive_events
+from app.webhooks import ssrf
+from app.webhooks.dispatch import WebhookMessage, backoff_seconds, deliver, enqueue_events
+from app.webhooks.queue import MAX_VISIBILITY_SECONDS, WebhookQueue
+from app.webhooks.records import WebhookRecord
+from app.webhooks.signing import REPLAY_WINDOW_SECONDS, verify
+from app.webhooks.subscriptions import subscribe
 from dixit.engine import apply, new_game
 from dixit.moves import Join, Start
 from dixit.settings import Settings
@@ -67,7 +67,7 @@ def arn_of(queues: Queues) -> str:
 
 def run_function(queues: Queues, messages: list[dict[str, Any]]) -> list[str]:
     """Invoke WebhookFunction on these messages; the ids it reports as failed."""
-    from handlers.webhook import lambda_handler
+    from handlers.webhook_delivery import lambda_handler
 
     result = lambda_handler(sqs_event(messages, arn_of(queues)), FakeContext())
     return [failure["itemIdentifier"] for failure in result["batchItemFailures"]]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app.events import EVENT_ADAPTER, EVENT_TYPES, derive_events, reminder_event, timeout_event
+from app.feed.events import EVENT_ADAPTER, EVENT_TYPES, derive_events, reminder_event, timeout_event
 from dixit.bots import RandomBot, next_mover
 from dixit.engine import apply, new_game
 from dixit.moves import Join, Leave, Start
@@ -146,14 +146,14 @@ def test_reminders_go_only_to_whom_the_game_waits_on_and_timeouts_name_who_misse
 def test_the_committed_json_schema_of_the_events_is_the_one_the_models_generate() -> None:
     from pathlib import Path
 
-    from app.events import json_schema
+    from app.feed.events import json_schema
 
     committed = Path(__file__).resolve().parents[2] / "docs" / "webhook-events.schema.json"
     assert committed.read_text(encoding="utf-8") == json_schema(), "run `make openapi`"
 
 
 def test_a_change_is_derived_for_every_past_and_present_member_and_nobody_else() -> None:
-    from app.events import derive_for_members
+    from app.feed.events import derive_for_members
 
     before = lobby(3)
     after = apply(before, Leave("p2"), now=NOW).state

@@ -13,8 +13,8 @@ from typing import Any
 import boto3
 import pytest
 
-from app.webhook_signing import verify
-from handlers.game_events import handle_change
+from app.feed.changes import handle_change
+from app.webhooks.signing import verify
 from tests.api.client import Client, FakeContext
 from tests.api.conftest import TABLE
 from tests.api.helpers import assert_problem, create_game, foreign_card, give_clue, storyteller, submit_all
@@ -43,7 +43,7 @@ class Stream:
 
 def drain(queues: Queues, rounds: int = 20) -> int:
     """Run WebhookFunction until the queue is empty, letting each backoff pass at once; rounds used."""
-    from handlers.webhook import lambda_handler
+    from handlers.webhook_delivery import lambda_handler
 
     arn = boto3.client("sqs").get_queue_attributes(QueueUrl=queues.url, AttributeNames=["QueueArn"])
     for used in range(1, rounds + 1):

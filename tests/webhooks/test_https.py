@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from app.ssrf import Target
-from app.webhook_http import post
+from app.webhooks.http import post
+from app.webhooks.ssrf import Target
 
 HOST = "hooks.test"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from app.services import Services
-from app.settings import get_settings
-from app.webhook_dispatch import enqueue_events
-from app.webhook_queue import WebhookQueue
-from app.webhooks import subscribe
+from app.core.services import Services
+from app.core.settings import get_settings
+from app.webhooks.dispatch import enqueue_events
+from app.webhooks.queue import WebhookQueue
+from app.webhooks.subscriptions import subscribe
 from local_stack.queues import QueuePoller
 from tests.api.client import Client
 
@@ -26,7 +26,7 @@ def in_queue(queues: Queues) -> int:
 def test_the_local_poller_deletes_what_was_delivered_and_leaves_a_failure_to_come_back_after_its_backoff(
     queues: Queues, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from handlers.webhook import lambda_handler
+    from handlers.webhook_delivery import lambda_handler
 
     monkeypatch.setenv("WEBHOOK_RETRY_BASE_SECONDS", "1")  # the backoff passes within a second or two
     get_settings.cache_clear()

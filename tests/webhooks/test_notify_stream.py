@@ -1,4 +1,4 @@
-"""NotifyFunction is also the feed's writer and the webhooks' producer: moves through the API on moto,
+"""GameStreamFunction is also the feed's writer and the webhooks' producer: moves through the API on moto,
 the table's stream fed to the consumer as its event source mapping would, the webhook queue read back.
 """
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from app.webhook_dispatch import WebhookMessage
-from app.webhook_queue import WebhookQueue
+from app.webhooks.dispatch import WebhookMessage
+from app.webhooks.queue import WebhookQueue
 from tests.api.client import Client
 from tests.api.conftest import TABLE, players  # noqa: F401  (fixture shared with the API tests)
 from tests.api.helpers import give_clue, started, storyteller

@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from app.webhook_signing import REPLAY_WINDOW_SECONDS, sign, verify
+from app.webhooks.signing import REPLAY_WINDOW_SECONDS, sign, verify
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SECRET = "whsec_test"

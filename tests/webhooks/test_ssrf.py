@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from app.ssrf import Resolver, UnsafeUrl, system_resolver, vet
+from app.webhooks.ssrf import Resolver, UnsafeUrl, system_resolver, vet
 from handlers.problems import status_of
 
 PUBLIC = "93.184.215.14"

@@ -41,9 +41,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "seed-art":
-        # Imported here: the sheet needs no boto3 client, and app.aws_clients honours AWS_ENDPOINT_URL.
-        from app import aws_clients
-        from app.card_images import image_key
+        # Imported here: the sheet needs no boto3 client, and app.aws.clients honours AWS_ENDPOINT_URL.
+        from app.aws import clients as aws_clients
+        from app.decks.card_images import image_key
 
         card_ids = [card_id for deck in args.decks for card_id in OFFICIAL_DECKS[deck].card_ids()]
         from botocore.exceptions import BotoCoreError, ClientError

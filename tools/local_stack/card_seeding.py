@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import card_art
-from app.card_images import image_key
+from app.decks.card_images import image_key
 from card_art.cache import missing
 from dixit.cards import OFFICIAL_DECKS
 
@@ -46,7 +46,7 @@ def seed_card_art(
     stop: threading.Event | None = None,
     fast_put: Putter | None = None,
 ) -> int:
-    """Put each card's generated image at ``app.card_images.image_key``; returns how many were put.
+    """Put each card's generated image at ``app.decks.card_images.image_key``; returns how many were put.
 
     ``fast_put`` (e.g. straight into moto's in-process backend) is used when the first object it writes
     reads back with the right content type through ``s3_client``; otherwise images go through put_object.

@@ -1,7 +1,7 @@
 """``python -m local_stack serve``: the whole stack of ``template.yaml`` in one process.
 
 moto server (the "twin" of DynamoDB, S3, SNS, SQS) on one port, the API Gateway emulation on another,
-the scheduled functions on their rates, the table's stream fed to NotifyFunction as an event source mapping
+the scheduled functions on their rates, the table's stream fed to its consumer as an event source mapping
 would, and taps printing each notification as it would be delivered: to the topic and to devices.
 """
 
@@ -292,7 +292,7 @@ class LocalStack:
         ]
         self.schedules = ScheduleRunner(jobs, region=REGION).start()
         if "WebhookQueue" in self.resources and "WebhookFunction" in handlers:
-            # NotifyFunction (fed by the stream feeder) enqueues the deliveries; this plays the SQS
+            # GameStreamFunction (fed by the stream feeder) enqueues the deliveries; this plays the SQS
             # event source mapping of WebhookFunction.
             self.queue_poller = QueuePoller(
                 sqs,

@@ -6,10 +6,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app import custom_decks, keyed
-from app.errors import NotFound
-from app.presenters import cards, deck_created, deck_detail, official_deck_detail
-from app.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
+from app.core.errors import NotFound
+from app.decks import custom as custom_decks
+from app.games import keyed
+from app.games.presenters import cards, deck_created, deck_detail, official_deck_detail
+from app.games.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
 from dixit.cards import OFFICIAL_DECKS
 from handlers.http import (
     BEARER,

@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
-from app import games
-from app.presenters import names_in, open_game, round_result
-from app.records import PlayerRecord
-from app.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
-from app.services import Services
+from app.core.records import PlayerRecord
+from app.core.services import Services
+from app.games import play as games
+from app.games.presenters import names_in, open_game, round_result
+from app.games.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (

@@ -9,9 +9,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app import delivery, games, keyed
-from app.delivery import Delivery
-from app.notification_schemas import (
+from app.aws.dynamodb.notify import Device
+from app.core.services import Services
+from app.games import keyed
+from app.games import play as games
+from app.notify import delivery
+from app.notify.delivery import Delivery
+from app.notify.schemas import (
     DEVICE_ID_PATTERN,
     DeviceOut,
     Devices,
@@ -20,8 +24,6 @@ from app.notification_schemas import (
     RegisterDevice,
     SetMuted,
 )
-from app.notification_store import Device
-from app.services import Services
 from handlers.http import (
     BEARER,
     Adapters,

@@ -9,9 +9,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app import games, players
-from app.presenters import inbox_game
-from app.schemas import CreatePlayer, Inbox, PlayerCreated, PlayerOut
+from app.games import play as games
+from app.games.presenters import inbox_game
+from app.games.schemas import CreatePlayer, Inbox, PlayerCreated, PlayerOut
+from app.players import accounts as players
 from handlers.http import (
     BEARER,
     POLL_HEADERS,

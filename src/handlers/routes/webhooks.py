@@ -13,8 +13,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app import feed, webhooks
-from app.webhook_schemas import (
+from app.feed import feed
+from app.webhooks import subscriptions as webhooks
+from app.webhooks.schemas import (
     CreateWebhook,
     DeliveryList,
     EventFeed,

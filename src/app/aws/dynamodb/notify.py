@@ -1,0 +1,187 @@
+"""Delivery's items in the game table: devices, mutes and the rate limits (layout: docs/architecture.md).
+
+Kept apart from game_store: none of these items is part of a move, and none has `sk = STATE`, so the
+stream consumer (filtered on `sk = STATE`) never sees them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from app.aws.dynamodb.store import TableAdapter
+from app.notify.channels import Platform
+
+if TYPE_CHECKING:
+    pass
+
+NOTIFY_SK = "NOTIFY"
+NUDGE_SK = "NUDGE"
+DEVICE_PREFIX = "DEVICE#"
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    muted: bool = False
+    muted_games: frozenset[str] = frozenset()
+
+    def mutes(self, game_id: str) -> bool:
+        return self.muted or game_id in self.muted_games
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    device_id: str
+    platform: Platform
+    endpoint_arn: str
+    registered_at: str
+
+
+def _player_pk(player_id: str) -> dict[str, Any]:
+    return {"S": f"PLAYER#{player_id}"}
+
+
+def _notify_key(player_id: str) -> dict[str, Any]:
+    return {"pk": _player_pk(player_id), "sk": {"S": NOTIFY_SK}}
+
+
+def _device_key(player_id: str, device_id: str) -> dict[str, Any]:
+    return {"pk": _player_pk(player_id), "sk": {"S": f"{DEVICE_PREFIX}{device_id}"}}
+
+
+def _device_from_item(item: dict[str, Any]) -> Device:
+    return Device(
+        device_id=item["device_id"]["S"],
+        platform=Platform(item["platform"]["S"]),
+        endpoint_arn=item["endpoint_arn"]["S"],
+        registered_at=item["registered_at"]["S"],
+    )
+
+
+def _conditional_failure(error: ClientError) -> bool:
+    return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+class NotificationStore(TableAdapter):
+    # Mutes
+
+    def preferences(self, player_id: str) -> Preferences:
+        item = self.client.get_item(TableName=self.table_name, Key=_notify_key(player_id)).get("Item")
+        if item is None:
+            return Preferences()
+        return Preferences(
+            muted=bool(item.get("muted", {}).get("BOOL", False)),
+            muted_games=frozenset(item.get("muted_games", {}).get("SS", [])),
+        )
+
+    def set_muted(self, player_id: str, muted: bool) -> None:
+        self.client.update_item(
+            TableName=self.table_name,
+            Key=_notify_key(player_id),
+            UpdateExpression="SET muted = :muted",
+            ExpressionAttributeValues={":muted": {"BOOL": muted}},
+        )
+
+    def set_game_muted(self, player_id: str, game_id: str, muted: bool) -> None:
+        # A string set: ADD and DELETE are idempotent, and an emptied set disappears by itself.
+        self.client.update_item(
+            TableName=self.table_name,
+            Key=_notify_key(player_id),
+            UpdateExpression=f"{'ADD' if muted else 'DELETE'} muted_games :game",
+            ExpressionAttributeValues={":game": {"SS": [game_id]}},
+        )
+
+    # Rate limits: one conditional write each, so concurrent senders cannot both win.
+
+    def claim_reminder(self, player_id: str, *, now: int, window_seconds: int) -> bool:
+        """Take the player's reminder slot unless they had one in the last `window_seconds`."""
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=_notify_key(player_id),
+                UpdateExpression="SET last_reminder_at = :now",
+                ConditionExpression="attribute_not_exists(last_reminder_at) OR last_reminder_at <= :cutoff",
+                ExpressionAttributeValues={
+                    ":now": {"N": str(now)},
+                    ":cutoff": {"N": str(now - window_seconds)},
+                },
+            )
+        except ClientError as error:
+            if _conditional_failure(error):
+                return False
+            raise
+        return True
+
+    def claim_game_nudge(self, game_id: str, *, now: int, window_seconds: int) -> int | None:
+        """Take the game's hand-nudge slot; None when taken, else the seconds until it frees up."""
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": NUDGE_SK}},
+                UpdateExpression="SET last_nudge_at = :now",
+                ConditionExpression="attribute_not_exists(last_nudge_at) OR last_nudge_at <= :cutoff",
+                ExpressionAttributeValues={
+                    ":now": {"N": str(now)},
+                    ":cutoff": {"N": str(now - window_seconds)},
+                },
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as error:
+            if not _conditional_failure(error):
+                raise
+            response: dict[str, Any] = dict(error.response)
+            item: dict[str, Any] = response.get("Item") or {}
+            last = int(item.get("last_nudge_at", {}).get("N", now))
+            return max(1, last + window_seconds - now)
+        return None
+
+    # Devices
+
+    def devices(self, player_id: str) -> list[Device]:
+        paginator = self.client.get_paginator("query")
+        found: list[Device] = []
+        for page in paginator.paginate(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": _player_pk(player_id), ":prefix": {"S": DEVICE_PREFIX}},
+        ):
+            found += [_device_from_item(item) for item in page.get("Items", [])]
+        return found
+
+    def get_device(self, player_id: str, device_id: str) -> Device | None:
+        item = self.client.get_item(
+            TableName=self.table_name, Key=_device_key(player_id, device_id), ConsistentRead=True
+        ).get("Item")
+        return None if item is None else _device_from_item(item)
+
+    def put_device(self, player_id: str, device: Device) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                **_device_key(player_id, device.device_id),
+                "device_id": {"S": device.device_id},
+                "platform": {"S": device.platform.value},
+                "endpoint_arn": {"S": device.endpoint_arn},
+                "registered_at": {"S": device.registered_at},
+            },
+        )
+
+    def delete_device(self, player_id: str, device_id: str, *, endpoint_arn: str | None = None) -> bool:
+        """Remove a device; with `endpoint_arn`, only while it still points there (not re-registered)."""
+        condition: dict[str, Any] = {"ConditionExpression": "attribute_exists(pk)"}
+        if endpoint_arn is not None:
+            condition = {
+                "ConditionExpression": "endpoint_arn = :arn",
+                "ExpressionAttributeValues": {":arn": {"S": endpoint_arn}},
+            }
+        try:
+            self.client.delete_item(
+                TableName=self.table_name, Key=_device_key(player_id, device_id), **condition
+            )
+        except ClientError as error:
+            if _conditional_failure(error):
+                return False
+            raise
+        return True

@@ -1,0 +1,133 @@
+"""The event feed and what a game change means for it: written off the move path, read by members.
+
+`record_change` is the DynamoDB Streams consumer's work for one change of a game item: each member's
+events, written to the feed (so `GET /games/{id}/events` replays exactly what webhooks carry) and
+enqueued for the webhooks that want them. Positions and event ids are deterministic, so a retried
+stream batch rewrites the same items and enqueues the same delivery ids.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from app.core.errors import Forbidden, InvalidInput
+from app.core.records import FeedItem, PlayerRecord
+from app.core.services import Services
+from app.feed.events import EVENT_ADAPTER, Event, derive_for_members
+from app.games.play import load_game
+from app.webhooks.dispatch import enqueue_events
+from app.webhooks.queue import WebhookQueue
+from dixit.state import GameState, Phase
+
+FEED_PAGE_DEFAULT = 50
+FEED_PAGE_MAX = 100
+_POSITION = re.compile(r"^[0-9]{10}\.[0-9]{3}$")
+
+
+# Within one game version: the sweep's timeouts come first (they made that version), the events the
+# Streams consumer derives from the change next, and the sweep's reminders (which leave the version
+# alone) last, each reminder point in its own range so a later one never overwrites an earlier one.
+TIMEOUT_SLOT = 0
+CHANGE_SLOT = 100
+REMINDER_SLOT = 900
+
+
+def position(version: int, index: int) -> str:
+    return f"{version:010d}.{index:03d}"
+
+
+def _deadline(state: GameState) -> str | None:
+    at = state.deadline()
+    return None if at is None else datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
+
+
+def feed_items(events: list[Event], first: int = CHANGE_SLOT) -> list[FeedItem]:
+    """Each recipient's events of one change, numbered from `first` in the order they happened."""
+    counts: dict[str, int] = {}
+    items = []
+    for event in events:
+        index = first + counts.get(event.recipient_id, 0)
+        counts[event.recipient_id] = index - first + 1
+        items.append(
+            FeedItem(
+                game_id=event.game_id,
+                player_id=event.recipient_id,
+                position=position(event.game_version, index),
+                event_json=event.model_dump_json(),
+            )
+        )
+    return items
+
+
+def record_change(
+    services: Services,
+    queue: WebhookQueue,
+    old: GameState | None,
+    new: GameState,
+    *,
+    occurred_at: str | None = None,
+) -> list[Event]:
+    """Write the change's events to the feed and enqueue their webhook deliveries; the events."""
+    events = derive_for_members(
+        old, new, occurred_at=occurred_at or services.now_iso(), deadline=_deadline(new)
+    )
+    finished = new.phase is Phase.FINISHED
+    expires_at = None
+    if finished:
+        expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
+    services.store.put_feed_items(feed_items(events), expires_at=expires_at)
+    if finished and (old is None or old.phase is not Phase.FINISHED):
+        services.store.expire_feed(new.game_id, expires_at=expires_at or 0)
+    if events:
+        enqueue_events(services, queue, events)
+    return events
+
+
+def record_sweep_events(
+    services: Services, queue: WebhookQueue, events: list[Event], *, first: int, finished: bool
+) -> None:
+    """The sweep's reminders or timeouts, after its write committed: to the feed, then to the webhooks.
+
+    Positions and ids come from the game version and the due point, so a sweep that runs again over
+    the same point rewrites the same items and enqueues the same delivery ids.
+    """
+    if not events:
+        return
+    expires_at = None
+    if finished:
+        expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
+    services.store.put_feed_items(feed_items(events, first), expires_at=expires_at)
+    enqueue_events(services, queue, events)
+
+
+@dataclass(frozen=True, slots=True)
+class FeedPage:
+    events: list[Event]
+    cursor: str  # resume from here: the position of the last event given, or the one asked after
+    has_more: bool
+
+
+def check_cursor(after: str | None) -> str:
+    if after is None or after == "":
+        return ""
+    if not _POSITION.fullmatch(after):
+        raise InvalidInput("invalid_cursor", "after must be a cursor this feed returned")
+    return after
+
+
+def feed_of(
+    services: Services, viewer: PlayerRecord, game_id: str, *, after: str | None, limit: int
+) -> FeedPage:
+    """The viewer's copy of the game's events after the cursor, oldest first."""
+    record = load_game(services, game_id)
+    start = check_cursor(after)
+    items = services.store.list_feed(game_id, viewer.player_id, after=start, limit=limit)
+    if not items and not start and record.state.player(viewer.player_id) is None:
+        # Someone who never was a member has no feed; a past member keeps theirs.
+        raise Forbidden("not_a_member", "only the game's players have an event feed")
+    events = [EVENT_ADAPTER.validate_json(item.event_json) for item in items]
+    return FeedPage(
+        events=events, cursor=items[-1].position if items else start, has_more=len(items) == limit
+    )

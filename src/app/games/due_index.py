@@ -1,0 +1,73 @@
+"""The due index: when the sweep must next look at a game, kept so that moves almost never rewrite it.
+
+A game's entry is `(DUE#<shard>, due_at)` on a keys-only index. The shard comes from a hash of the game
+id, so the sweep's queries spread over DUE_SHARDS partitions and none runs hot.
+
+The stored `due_at` is a lower bound, not the exact next point of `dixit.deadlines.schedule`: every
+point before it has been handled, and every point of any schedule a later move can start is at or after
+it. That holds because a move at `m` starts owed moves whose first reminder is at `m + T/2`, while the
+sweep never stores a time later than `now + T/2` (T = the game's timeout). So a move leaves the entry
+alone, unless the game finishes (the entry goes) or the game had none (one is added): a move costs at
+most one index write, and changing who owes what costs nothing on the index. The sweep, visiting an
+entry whose schedule moved on, finds nothing reached and stores the next point.
+
+Public lobbies carry an entry too (refreshed by the sweep every T/2), so the start only has to leave
+the lobby listing: one index write, never two.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from app.core.records import GameRecord, Visibility
+from dixit.deadlines import Due, due_now, next_due
+from dixit.state import GameState, Phase
+
+DUE_SHARDS = 8  # changing it orphans entries: the sweep queries DUE#0..DUE_SHARDS-1
+DUE_PREFIX = "DUE#"
+
+
+def shard_of(game_id: str) -> str:
+    digest = hashlib.sha256(game_id.encode()).digest()
+    return f"{DUE_PREFIX}{int.from_bytes(digest[:4], 'big') % DUE_SHARDS}"
+
+
+def shards() -> list[str]:
+    return [f"{DUE_PREFIX}{n}" for n in range(DUE_SHARDS)]
+
+
+def _half_timeout(state: GameState) -> int:
+    return state.settings.move_timeout_seconds // 2
+
+
+def at_creation(state: GameState, visibility: Visibility, now: int) -> int | None:
+    """A public lobby's first entry; private lobbies get theirs when the game starts."""
+    if visibility is Visibility.PUBLIC:
+        return now + _half_timeout(state)
+    return None
+
+
+def after_move(record: GameRecord, new: GameState, now: int) -> int | None:
+    """The entry a move writes: the stored one, none once finished, the first point if there was none."""
+    if new.phase is Phase.FINISHED:
+        return None
+    if record.due_at is not None:
+        return record.due_at
+    upcoming = next_due(new, after=now)
+    return None if upcoming is None else upcoming.at
+
+
+def reached(state: GameState, stored_due: int, now: int) -> Due | None:
+    """What the sweep acts on: the latest point reached by `now` that was not handled before."""
+    due = due_now(state, now)
+    return due if due is not None and due.at >= stored_due else None
+
+
+def after_sweep(state: GameState, visibility: Visibility, now: int) -> int | None:
+    """The entry the sweep stores once it handled everything up to `now` (None: nothing more to do)."""
+    if state.phase is Phase.FINISHED:
+        return None
+    if state.phase is Phase.LOBBY:
+        return at_creation(state, visibility, now)
+    upcoming = next_due(state, after=now)
+    return None if upcoming is None else upcoming.at

@@ -1,0 +1,352 @@
+"""Game use cases: load, apply the rules, save conditionally, retry within the request's time budget.
+
+Exactly once: every write carries a fresh request id in the game item (`recent_requests`), so a write
+whose answer was lost (a timeout after DynamoDB committed it, then botocore's retry failing the
+condition) is recognised on the next read as having landed, and reported as applied. A keyed request
+(`Idempotency-Key`) writes its answer in the same transaction as the move (app.games.idempotency).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from app.core.errors import (
+    AppError,
+    Busy,
+    Forbidden,
+    NotFound,
+    StaleVersion,
+    StoreUnavailable,
+    VersionConflict,
+)
+from app.core.records import GameRecord, GameStamp, InboxPage, PlayerRecord, StoredAnswer, Visibility
+from app.core.services import Services
+from app.core.telemetry import count, logger
+from app.decks.custom import custom_decks_for_game
+from app.games import due_index
+from app.games import inbox as inbox_entries
+from app.games.idempotency import RequestKey
+from dixit import engine
+from dixit.moves import Move
+from dixit.settings import Settings
+from dixit.state import RoundResult
+
+OPEN_GAMES_LIMIT = 50
+# How many request ids a game item remembers. A request whose answer was lost looks for its id at once,
+# so it is found unless this many other moves landed in that instant (more than a 12-seat game makes).
+RECENT_REQUESTS = 16
+# Full-jitter exponential backoff between attempts (seconds): a wait drawn from [0, min(cap, base * 2^n)].
+BACKOFF_BASE = 0.01
+BACKOFF_CAP = 0.4
+# An attempt is only started with this much of the budget left: enough for a read and a write.
+ATTEMPT_RESERVE = 0.5
+
+# What a keyed request stores and answers: the handler's presentation of the game it produced.
+Present = Callable[[GameRecord], dict[str, Any]]
+
+
+def new_game_id() -> str:
+    return f"g_{secrets.token_hex(8)}"
+
+
+def new_request_id() -> str:
+    return secrets.token_urlsafe(6)  # 48 bits: unique among a game's recent writes
+
+
+def _remember(record: GameRecord, request_id: str) -> tuple[str, ...]:
+    return (*record.recent_requests, request_id)[-RECENT_REQUESTS:]
+
+
+def _backoff(services: Services, attempt: int) -> bool:
+    """Wait before attempt `attempt` (1 = the first retry); False when the budget cannot afford it."""
+    wait = random.uniform(0, min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt))
+    if services.deadline.remaining() < wait + ATTEMPT_RESERVE:
+        return False
+    services.pause(wait)
+    return True
+
+
+def _stored_answer(
+    services: Services, key: RequestKey | None, present: Present | None, record: GameRecord
+) -> tuple[dict[str, Any] | None, StoredAnswer | None]:
+    if key is None or present is None:
+        return None, None
+    body = present(record)
+    ttl = services.settings.idempotency_ttl_seconds
+    return body, key.answer(body, now=services.now_epoch(), ttl_seconds=ttl)
+
+
+def _replay(services: Services, key: RequestKey | None) -> dict[str, Any] | None:
+    if key is None:
+        return None
+    stored = services.store.get_answer(key.key_id, now=services.now_epoch())
+    return None if stored is None else key.replay(stored, services.images)
+
+
+def create_game(
+    services: Services,
+    player: PlayerRecord,
+    *,
+    rules: str,
+    decks: list[str] | None,
+    max_players: int | None,
+    target_score: int | None,
+    visibility: Visibility,
+    move_timeout_hours: int | None = None,
+    timeout_policy: str | None = None,
+    key: RequestKey | None = None,
+    present: Present | None = None,
+) -> GameRecord | dict[str, Any]:
+    """A new game with `player` as host; with `key`, the answer `present` makes, at most once per key.
+
+    Returns the record, or (with a key) the answer: the one stored by an earlier request with the same
+    key if there is one.
+    """
+    replayed = _replay(services, key)
+    if replayed is not None:
+        return replayed
+    settings = Settings.build(
+        rules,
+        decks,
+        max_players,
+        target_score,
+        custom_decks=custom_decks_for_game(services.deck_store, player, decks),
+        move_timeout_hours=move_timeout_hours,
+        timeout_policy=timeout_policy,
+    )
+    state = engine.new_game(
+        new_game_id(),
+        host_id=player.player_id,
+        host_name=player.name,
+        settings=settings,
+        seed=secrets.randbits(63),
+    )
+    now = services.now_iso()
+    request_id = new_request_id()
+    record = GameRecord(
+        state,
+        visibility,
+        secrets.token_urlsafe(6),
+        created_at=now,
+        updated_at=now,
+        recent_requests=(request_id,),
+    )
+    record.due_at = due_index.at_creation(state, visibility, services.now_epoch())
+    body, answer = _stored_answer(services, key, present, record)
+    try:
+        services.store.create_game(
+            record, answer=answer, memberships=inbox_entries.seated_entries(record, [state.host_id])
+        )
+    except (VersionConflict, StoreUnavailable) as failed:
+        # Did it land after all (an answer lost in transit, then a retry refused as a duplicate)?
+        landed = services.store.load_game(record.game_id)
+        if landed is None or request_id not in landed.recent_requests:
+            replayed = _replay(services, key)  # the same key, sent twice at once: the other one won
+            if replayed is not None:
+                return replayed
+            if isinstance(failed, StoreUnavailable):
+                raise
+            raise Busy() from None
+    count("GamesCreated")
+    logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
+    return record if body is None else body
+
+
+def load_game(services: Services, game_id: str) -> GameRecord:
+    record = services.store.load_game(game_id)
+    if record is None:
+        raise NotFound("game_not_found", f"there is no game {game_id}")
+    return record
+
+
+def visible_game(services: Services, viewer: PlayerRecord, game_id: str) -> GameRecord:
+    """The game if the viewer may look at it: members always, anyone when it is public."""
+    record = load_game(services, game_id)
+    if record.state.player(viewer.player_id) is None and record.visibility is Visibility.PRIVATE:
+        raise Forbidden("not_a_member", "this game is private")
+    return record
+
+
+def game_stamp(services: Services, viewer: PlayerRecord, game_id: str) -> GameStamp | None:
+    """The game's version if the viewer may look at it, read without its state; None otherwise.
+
+    None sends the caller down the full read, which says why (not found, private).
+    """
+    stamp = services.store.game_stamp(game_id)
+    if stamp is None:
+        return None
+    if viewer.player_id not in stamp.member_ids and stamp.visibility is Visibility.PRIVATE:
+        return None
+    return stamp
+
+
+def list_rounds(
+    services: Services, viewer: PlayerRecord, game_id: str
+) -> tuple[GameRecord, list[RoundResult]]:
+    """The finished rounds, with the game they belong to (it names the players they mention)."""
+    record = visible_game(services, viewer, game_id)
+    return record, services.store.list_rounds(game_id)
+
+
+def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
+    """Public lobbies with a free seat, newest first: the games a stranger can actually join."""
+    return [
+        record
+        for record in services.store.list_open_games(limit)
+        if len(record.state.players) < record.state.settings.max_players
+    ]
+
+
+def play(
+    services: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: Move,
+    *,
+    expected_version: int | None = None,
+    invite_code: str | None = None,
+) -> GameRecord:
+    """Apply `move` for `player` with optimistic concurrency: the one way any move reaches a game.
+
+    A lost race re-reads and re-applies the same move; if it is no longer legal the rule error says
+    why. With `expected_version`, a changed game is StaleVersion instead: the caller asked for exactly
+    that version. A move that seats the player in a private game needs the game's `invite_code`.
+    """
+    record = _apply(services, player, game_id, move, expected_version, invite_code, None, None)
+    assert isinstance(record, GameRecord)
+    return record
+
+
+def play_once(
+    services: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: Move,
+    *,
+    key: RequestKey,
+    present: Present,
+    expected_version: int | None = None,
+    invite_code: str | None = None,
+) -> dict[str, Any]:
+    """`play` at most once per `key`: the answer `present` makes is stored with the move, and replayed."""
+    answer = _apply(services, player, game_id, move, expected_version, invite_code, key, present)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def _apply(
+    services: Services,
+    player: PlayerRecord,
+    game_id: str,
+    move: Move,
+    expected_version: int | None,
+    invite_code: str | None,
+    key: RequestKey | None,
+    present: Present | None,
+) -> GameRecord | dict[str, Any]:
+    request_id = new_request_id()
+    failure: AppError = Busy()
+    wrote = False
+    for attempt in range(services.settings.move_attempts):
+        if attempt and not _backoff(services, attempt):
+            break
+        replayed = _replay(services, key)
+        if replayed is not None:
+            return replayed
+        record = load_game(services, game_id)
+        if request_id in record.recent_requests:
+            logger.info("a write whose answer was lost had landed", extra={"game_id": game_id})
+            return record
+        if expected_version is not None and record.version != expected_version:
+            raise StaleVersion(record.version)
+        now = services.now_epoch()
+        applied = engine.apply(record.state, move, now=now)
+        if player.player_id in applied.joined:
+            _check_invite(record, invite_code)
+        updated = replace(
+            record,
+            state=applied.state,
+            updated_at=services.now_iso(),
+            recent_requests=_remember(record, request_id),
+        )
+        updated.due_at = due_index.after_move(record, applied.state, now)
+        body, answer = _stored_answer(services, key, present, updated)
+        wrote = True
+        try:
+            services.store.save_game(
+                updated,
+                expected_version=record.version,
+                expected_due_at=record.due_at,
+                joined=applied.joined,
+                left=applied.left,
+                finished_round=applied.finished_round,
+                answer=answer,
+                memberships=inbox_entries.seated_entries(updated, applied.joined),
+            )
+        except VersionConflict as conflict:
+            count("ConflictsRetried")
+            logger.info(
+                "lost a race, retrying",
+                extra={"game_id": game_id, "attempt": attempt, "now_at": conflict.current_version},
+            )
+            failure = Busy()
+            continue
+        except StoreUnavailable as unavailable:
+            # The write may have landed: the next read tells (our id in the game, or our stored answer).
+            count("StoreFaultsRetried")
+            logger.warning("store fault on write, checking", extra={"game_id": game_id, "attempt": attempt})
+            failure = unavailable
+            continue
+        count("MovesApplied")
+        if applied.game_finished:
+            count("GamesFinished")
+        return updated if body is None else body
+    if wrote:
+        # Out of attempts or budget, but a write refused or failed in transit may have landed (botocore
+        # retries a lost answer, and the retry fails its condition): one last look, so that a move
+        # that is in the game is never reported as refused.
+        landed = _landed(services, game_id, request_id, key)
+        if landed is not None:
+            return landed
+    raise failure
+
+
+def _landed(
+    services: Services, game_id: str, request_id: str, key: RequestKey | None
+) -> GameRecord | dict[str, Any] | None:
+    try:
+        replayed = _replay(services, key)
+        if replayed is not None:
+            return replayed
+        record = load_game(services, game_id)
+    except StoreUnavailable:
+        return None
+    return record if request_id in record.recent_requests else None
+
+
+def _check_invite(record: GameRecord, invite_code: str | None) -> None:
+    if record.visibility is not Visibility.PRIVATE:
+        return
+    if not invite_code:
+        raise Forbidden("invite_required", "this game is private: an invite_code is needed")
+    # Bytes: compare_digest refuses non-ASCII str, and an invite code is whatever the client sent.
+    if not secrets.compare_digest(invite_code.encode(), record.invite_code.encode()):
+        raise Forbidden("bad_invite_code", "that invite code does not open this game")
+
+
+def inbox(services: Services, player: PlayerRecord) -> InboxPage:
+    """The player's unfinished games, most urgent first: one query on their memberships, bounded by
+    how many games they are in now, never by how many they ever played."""
+    return InboxPage(inbox_entries.most_urgent_first(services.store.active_memberships(player.player_id)))
+
+
+def finished_games(services: Services, player: PlayerRecord, cursor: str | None = None) -> InboxPage:
+    """One page of the player's finished games, newest first."""
+    page, last = services.store.finished_memberships(
+        player.player_id, inbox_entries.FINISHED_PAGE, inbox_entries.decode_cursor(cursor)
+    )
+    return InboxPage(page, inbox_entries.encode_cursor(last))

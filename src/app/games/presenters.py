@@ -1,0 +1,221 @@
+"""Turning records and rule views into the public JSON shapes (adding names and image links on the way out).
+
+Deadlines leave the core as epoch seconds and the API as ISO-8601 UTC strings ending in `Z`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from app.aws.dynamodb.decks import CardStatus, DeckRecord
+from app.core.records import GameRecord, Membership
+from app.decks.card_images import CardImages
+from app.decks.custom import NewDeck
+from app.games.schemas import (
+    Card,
+    CardResultOut,
+    DeckCardStatus,
+    DeckCreated,
+    DeckDetail,
+    GameOut,
+    InboxGame,
+    OpenGameOut,
+    OwesOut,
+    RoundOut,
+    RoundResultOut,
+    SeatOut,
+    SettingsOut,
+    UploadForm,
+    VoterOut,
+    WaitingOut,
+    YouOut,
+)
+from dixit.cards import Deck
+from dixit.state import GameState, RoundResult
+from dixit.views import Owed, view_for
+
+
+def iso(epoch_seconds: int) -> str:
+    return datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def cards(images: CardImages, card_ids: tuple[str, ...] | list[str]) -> list[Card]:
+    return [Card(card_id=c, image_url=images.url_for(c)) for c in card_ids]
+
+
+def names_in(state: GameState) -> dict[str, str]:
+    return {p.player_id: p.name for p in state.players}
+
+
+def round_result(result: RoundResult, names: Mapping[str, str], images: CardImages) -> RoundResultOut:
+    """A reveal, with every player it mentions named (an unknown id, which cannot happen, shows as '')."""
+    return RoundResultOut(
+        number=result.number,
+        storyteller_id=result.storyteller_id,
+        storyteller_name=names.get(result.storyteller_id, ""),
+        clue=result.clue,
+        storyteller_card=result.storyteller_card,
+        cards=[
+            CardResultOut(
+                card_id=c.card_id,
+                image_url=images.url_for(c.card_id),
+                owner_id=c.owner_id,
+                owner_name=names.get(c.owner_id, ""),
+                voter_ids=list(c.voter_ids),
+                voters=[VoterOut(player_id=v, name=names.get(v, "")) for v in c.voter_ids],
+            )
+            for c in result.cards
+        ],
+        points=dict(result.points),
+    )
+
+
+def _owes(owed: Owed | None) -> OwesOut | None:
+    if owed is None:
+        return None
+    return OwesOut(
+        move=owed.move.value, count=owed.count, counts=list(owed.counts), deadline=iso(owed.deadline)
+    )
+
+
+def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameOut:
+    view = view_for(record.state, viewer_id)
+    settings = view.settings
+    names = names_in(record.state)
+    rnd = view.round
+    return GameOut(
+        game_id=view.game_id,
+        version=view.version,
+        phase=view.phase,
+        settings=SettingsOut(
+            rules=settings.rules.value,
+            decks=list(settings.decks),
+            max_players=settings.max_players,
+            target_score=settings.target_score,
+            move_timeout_hours=settings.move_timeout_hours,
+            timeout_policy=settings.timeout_policy,
+        ),
+        visibility=record.visibility,
+        host_id=view.host_id,
+        invite_code=record.invite_code if view.you is not None else None,
+        players=[
+            SeatOut(player_id=p.player_id, name=p.name, score=p.score, hand_size=p.hand_size, away=p.away)
+            for p in view.players
+        ],
+        your_turn=view.your_turn,
+        round=None
+        if rnd is None
+        else RoundOut(
+            number=rnd.number,
+            storyteller_id=rnd.storyteller_id,
+            storyteller_name=names.get(rnd.storyteller_id, ""),
+            clue=rnd.clue,
+            table=cards(images, rnd.table),
+            waiting_for=list(rnd.waiting_for),
+            waiting=[
+                WaitingOut(player_id=w.player_id, name=w.name, move=w.move.value, deadline=iso(w.deadline))
+                for w in rnd.waiting
+            ],
+            deadline=None if rnd.deadline is None else iso(rnd.deadline),
+            cards_to_submit=rnd.cards_to_submit,
+            votes_allowed=list(rnd.votes_allowed),
+            sitting_out=list(rnd.sitting_out),
+        ),
+        you=None
+        if view.you is None
+        else YouOut(
+            player_id=view.you.player_id,
+            hand=cards(images, view.you.hand),
+            submitted=list(view.you.submitted),
+            votes=list(view.you.votes),
+            owes=_owes(view.you.owes),
+            away=view.you.away,
+        ),
+        last_round=None if view.last_round is None else round_result(view.last_round, names, images),
+        winners=list(view.winners),
+        end_reason=view.end_reason,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+    )
+
+
+def open_game(record: GameRecord) -> OpenGameOut:
+    state = record.state
+    return OpenGameOut(
+        game_id=state.game_id,
+        rules=state.settings.rules.value,
+        host_id=state.host_id,
+        player_count=len(state.players),
+        player_names=[p.name for p in state.players],
+        max_players=state.settings.max_players,
+        created_at=record.created_at,
+    )
+
+
+def inbox_game(entry: Membership) -> InboxGame:
+    return InboxGame(
+        game_id=entry.game_id,
+        phase=entry.phase,
+        your_turn=entry.your_turn,
+        deadline=None if entry.deadline is None else iso(entry.deadline),
+        round_number=entry.round_number,
+        waiting_for=[w.player_id for w in entry.waiting],
+        waiting=[
+            WaitingOut(player_id=w.player_id, name=w.name, move=w.move, deadline=iso(w.deadline))  # type: ignore[arg-type]
+            for w in entry.waiting
+        ],
+        player_count=entry.player_count,
+        end_reason=entry.end_reason,
+        updated_at=entry.updated_at,
+        version=entry.version,
+    )
+
+
+def deck_created(created: NewDeck) -> DeckCreated:
+    deck = created.deck
+    return DeckCreated(
+        deck_id=deck.deck_id,
+        name=deck.name,
+        card_count=deck.card_count,
+        uploads=[
+            UploadForm(card_id=card_id, url=form["url"], fields=form["fields"])
+            for card_id, form in created.uploads.items()
+        ],
+    )
+
+
+def deck_detail(deck: DeckRecord, images: CardImages) -> DeckDetail:
+    statuses = []
+    for card_id in deck.card_ids():
+        state = deck.state_of(card_id)
+        ready = state.status is CardStatus.READY
+        statuses.append(
+            DeckCardStatus(
+                card_id=card_id,
+                status=state.status.value,
+                reason=state.reason,
+                image_url=images.url_for(card_id) if ready else None,
+            )
+        )
+    return DeckDetail(
+        deck_id=deck.deck_id,
+        name=deck.name,
+        card_count=deck.card_count,
+        official=False,
+        ready=deck.ready,
+        cards=statuses,
+    )
+
+
+def official_deck_detail(deck: Deck, images: CardImages) -> DeckDetail:
+    return DeckDetail(
+        deck_id=deck.deck_id,
+        name=deck.name,
+        card_count=deck.card_count,
+        official=True,
+        ready=True,
+        cards=[
+            DeckCardStatus(card_id=c, status="ready", image_url=images.url_for(c)) for c in deck.card_ids()
+        ],
+    )

@@ -1,0 +1,451 @@
+"""The public JSON contract: request and response bodies, snake_case, as third-party clients see them.
+
+Every property carries a description and an example (a test walks openapi.json for both). One meaning per
+field name across every response; times are ISO-8601 UTC strings (`deadline`s end in `Z`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, ConfigDict, Field, Strict
+
+from app.core.records import Visibility
+from app.core.schema_base import Schema
+from app.decks.custom import CUSTOM_DECK_ID_PATTERN
+from dixit.cards import OFFICIAL_DECKS
+from dixit.limits import (
+    DEFAULT_MOVE_TIMEOUT_HOURS,
+    MAX_CLUE_BYTES,
+    MAX_CLUE_LENGTH,
+    MAX_CUSTOM_DECK_CARDS,
+    MAX_DECKS,
+    MAX_MOVE_TIMEOUT_HOURS,
+    MAX_NAME_BYTES,
+    MAX_NAME_LENGTH,
+    MIN_CUSTOM_DECK_CARDS,
+    MIN_MOVE_TIMEOUT_HOURS,
+)
+from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
+from dixit.state import EndReason, Phase
+
+PLAYER_ID = "p_3f9a1c2b4d5e6f70"
+OTHER_ID = "p_8e7d6c5b4a392817"
+GAME_ID = "g_5d41402abc4b2a76"
+CARD_ID = "base-017"
+IMAGE_URL = "https://dixit-cards.s3.amazonaws.com/cards/base/base-017.png?X-Amz-Signature=…"
+STAMP = "2026-11-30T09:30:00.000+00:00"
+DEADLINE = "2026-12-02T09:30:00Z"
+
+
+def doc(description: str, example: Any, **kwargs: Any) -> Any:
+    """A documented field: what it means, and one value it could hold."""
+    return Field(description=description, examples=[example], **kwargs)
+
+
+# Player-typed text: at least one visible character, and none of the control, bidi-override or isolate
+# characters the rules refuse (unassigned code points and the UTF-8 byte limit are the rules' alone).
+_HOSTILE = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+TEXT_PATTERN = rf"^[^{_HOSTILE}]*[^\s{_HOSTILE}][^{_HOSTILE}]*$"
+CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
+CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
+
+
+def _integral(value: object) -> object:
+    # JSON Schema counts 6.0 as an integer, so the server does too; "6" and true stay refused.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
+# The range comes first so that it lands in the JSON schema as minimum and maximum.
+SeatsClassic = Annotated[
+    int, Field(ge=MIN_PLAYERS, le=Ruleset.CLASSIC.max_players), Strict(), BeforeValidator(_integral)
+]
+SeatsOdyssey = Annotated[
+    int, Field(ge=MIN_PLAYERS, le=Ruleset.ODYSSEY.max_players), Strict(), BeforeValidator(_integral)
+]
+TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET_SCORE), Strict(), BeforeValidator(_integral)]
+CardCount = Annotated[
+    int,
+    Field(ge=MIN_CUSTOM_DECK_CARDS, le=MAX_CUSTOM_DECK_CARDS),
+    Strict(),
+    BeforeValidator(_integral),
+]
+TimeoutHours = Annotated[
+    int, Field(ge=MIN_MOVE_TIMEOUT_HOURS, le=MAX_MOVE_TIMEOUT_HOURS), Strict(), BeforeValidator(_integral)
+]
+
+
+class Request(Schema):
+    # Strict: "12" is not a number and 1 is not a string; a client learns that instead of being guessed.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Problem(Schema):
+    """RFC 9457 problem details, with a stable machine-readable `code`."""
+
+    type: str = doc("A URI naming the problem type", "about:blank", default="about:blank")
+    title: str = doc("The HTTP status phrase", "Conflict")
+    status: int = doc("The HTTP status code", 409)
+    detail: str = doc("What went wrong, in words a player can read", "it is not your turn to vote")
+    code: str = doc("Stable machine-readable code", "wrong_phase")
+    errors: list[dict[str, object]] | None = doc(
+        "For malformed input: each invalid field",
+        [{"loc": ["body", "clue"], "msg": "too long"}],
+        default=None,
+    )
+
+
+class CreatePlayer(Request):
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["Ada"],
+        description=f"The name other players see; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned "
+        "code points",
+    )
+
+
+class PlayerCreated(Schema):
+    player_id: str = doc("Your player id", PLAYER_ID)
+    name: str = doc("Your name as others see it", "Ada")
+    token: str = doc("Bearer token; shown only in this response", "dxt_kq3…")
+
+
+class PlayerOut(Schema):
+    player_id: str = doc("Your player id", PLAYER_ID)
+    name: str = doc("Your name as others see it", "Ada")
+
+
+# An official deck, or a custom deck's id: the schema lists the one and states the other's form, and the
+# rules refuse anything else (unknown_deck).
+DeckName = Annotated[
+    str,
+    Field(
+        json_schema_extra={"anyOf": [{"enum": sorted(OFFICIAL_DECKS)}, {"pattern": CUSTOM_DECK_ID_PATTERN}]}
+    ),
+]
+
+
+class _GameSettings(Request):
+    decks: list[DeckName] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_DECKS,
+        json_schema_extra={"uniqueItems": True},
+        examples=[["base", "daydreams"]],
+        description="Decks to deal from, each once: official decks by name, your own ready decks by id "
+        "(default: base)",
+    )
+    target_score: TargetScore | None = Field(
+        default=None, examples=[30], description="The score that ends the game (default: 30)"
+    )
+    move_timeout_hours: TimeoutHours = Field(
+        default=DEFAULT_MOVE_TIMEOUT_HOURS,
+        examples=[48],
+        description="How long each owed move may take before the timeout policy applies",
+    )
+    # Lax for the enums: JSON has none, so the string is what a client sends.
+    visibility: Visibility = Field(
+        default=Visibility.PUBLIC,
+        strict=False,
+        examples=["public"],
+        description="public: listed and open to anyone; private: an invite_code is needed",
+    )
+    timeout_policy: TimeoutPolicy = Field(
+        default=TimeoutPolicy.SKIP,
+        strict=False,
+        examples=["skip"],
+        description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
+    )
+
+
+class CreateClassicGame(_GameSettings):
+    """Classic rules (the default): 3 to 6 seats."""
+
+    rules: Literal["classic"] = doc(
+        "classic (3 to 6 players) or odyssey (up to 12)", "classic", default="classic"
+    )
+    max_players: SeatsClassic | None = Field(
+        default=None,
+        examples=[6],
+        description="Seats (default: the ruleset's maximum)",
+    )
+
+
+class CreateOdysseyGame(_GameSettings):
+    """Odyssey rules: 3 to 12 seats."""
+
+    rules: Literal["odyssey"] = doc("classic (3 to 6 players) or odyssey (up to 12)", "odyssey")
+    max_players: SeatsOdyssey | None = Field(
+        default=None,
+        examples=[12],
+        description="Seats (default: the ruleset's maximum)",
+    )
+
+
+# The seats a game may have depend on its rules: one schema per ruleset says so exactly.
+CreateGame = CreateClassicGame | CreateOdysseyGame
+
+
+class JoinGame(Request):
+    invite_code: str | None = doc("Required to join a private game", "Zx8_q1", default=None, max_length=64)
+
+
+class GiveClue(Request):
+    card_id: CardId = doc("A card from your hand", CARD_ID)
+    clue: str = Field(
+        min_length=1,
+        max_length=MAX_CLUE_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["the last door"],
+        description=f"At most {MAX_CLUE_BYTES} bytes in UTF-8, no unassigned code points",
+    )
+
+
+class ChooseCards(Request):
+    card_ids: list[CardId] = Field(
+        min_length=1,
+        max_length=12,
+        examples=[["base-042"]],
+        description="The cards: from your hand to submit, from the table to vote",
+    )
+
+
+class Card(Schema):
+    card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
+    image_url: str | None = doc(
+        "Presigned image link (expires); null when images are not configured", IMAGE_URL
+    )
+
+
+class SettingsOut(Schema):
+    rules: str = doc("classic or odyssey", "classic")
+    decks: list[str] = doc("The decks in play", ["base"])
+    max_players: int = doc("Seats", 6)
+    target_score: int = doc("The score that ends the game", 30)
+    move_timeout_hours: int = doc("How long a player may take over an owed move", 48)
+    timeout_policy: TimeoutPolicy = doc(
+        "skip: a silent player is skipped at the deadline; wait: only reminded", "skip"
+    )
+
+
+class SeatOut(Schema):
+    player_id: str = doc("The seated player's id", PLAYER_ID)
+    name: str = doc("The seated player's name", "Ada")
+    score: int = doc("Points so far", 7)
+    hand_size: int = doc("How many cards they hold (never which)", 6)
+    away: bool = doc("Timed out twice in a row: skipped at once until they act again", False)
+
+
+class WaitingOut(Schema):
+    player_id: str = doc("A player the game waits on", OTHER_ID)
+    name: str = doc("Their name", "Bob")
+    move: Literal["clue", "submit", "vote"] = doc("The move they owe", "submit")
+    deadline: str = doc("When that move times out (ISO-8601 UTC)", DEADLINE)
+
+
+class RoundOut(Schema):
+    number: int = doc("Round number, from 1", 3)
+    storyteller_id: str = doc("Who tells this round", PLAYER_ID)
+    storyteller_name: str = doc("The storyteller's name", "Ada")
+    clue: str | None = doc("The clue; null until given", "the last door")
+    table: list[Card] = doc("Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID}])
+    waiting_for: list[str] = doc("Ids of the players the game waits on, in seat order", [OTHER_ID])
+    waiting: list[WaitingOut] = doc(
+        "The players the game waits on, named, with the move each owes (never which cards)",
+        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE}],
+    )
+    deadline: str | None = doc("When the owed moves of this phase time out; null when none is owed", DEADLINE)
+    cards_to_submit: int = doc("How many cards each non-storyteller submits this round", 1)
+    votes_allowed: list[int] = doc(
+        "How many votes a voter may cast: [1], or [1, 2] in large Odyssey games", [1]
+    )
+    sitting_out: list[str] = doc("Ids of players sitting this round out (timed out submitting)", [])
+
+
+class OwesOut(Schema):
+    move: Literal["clue", "submit", "vote"] = doc("The move you owe", "vote")
+    count: int | None = doc("The number of cards it takes; null when you may choose (see counts)", 1)
+    counts: list[int] = doc("Every card count the move accepts", [1])
+    deadline: str = doc("When the move times out (ISO-8601 UTC)", DEADLINE)
+
+
+class YouOut(Schema):
+    player_id: str = doc("Your player id", PLAYER_ID)
+    hand: list[Card] = doc("Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+    submitted: list[str] = doc("Card ids you played this round", ["base-042"])
+    votes: list[str] = doc("Card ids you voted for this round", [])
+    owes: OwesOut | None = doc(
+        "The move the game waits on from you (away: the card the round would still take); null when none",
+        {"move": "vote", "count": 1, "counts": [1], "deadline": DEADLINE},
+    )
+    away: bool = doc("You timed out twice in a row; any move of yours brings you back", False)
+
+
+class VoterOut(Schema):
+    player_id: str = doc("Who voted for this card", OTHER_ID)
+    name: str = doc("Their name", "Bob")
+
+
+class CardResultOut(Schema):
+    card_id: str = doc("A card on the revealed table", CARD_ID)
+    image_url: str | None = doc("A short-lived link to its image; null when it has none", IMAGE_URL)
+    owner_id: str = doc("Who played it", PLAYER_ID)
+    owner_name: str = doc("Their name", "Ada")
+    voter_ids: list[str] = doc("Who voted for it", [OTHER_ID])
+    voters: list[VoterOut] = doc("Who voted for it, named", [{"player_id": OTHER_ID, "name": "Bob"}])
+
+
+class RoundResultOut(Schema):
+    number: int = doc("Round number, from 1", 3)
+    storyteller_id: str = doc("Who told", PLAYER_ID)
+    storyteller_name: str = doc("The storyteller's name", "Ada")
+    clue: str = doc("The clue", "the last door")
+    storyteller_card: str = doc("The storyteller's card", CARD_ID)
+    cards: list[CardResultOut] = doc(
+        "Every card on the table, who played it and who voted for it",
+        [{"card_id": CARD_ID, "owner_id": PLAYER_ID, "owner_name": "Ada", "voter_ids": [], "voters": []}],
+    )
+    points: dict[str, int] = doc("Points scored this round, by player id", {PLAYER_ID: 3, OTHER_ID: 0})
+
+
+class GameOut(Schema):
+    game_id: str = doc("The game's id", GAME_ID)
+    version: int = doc("Bumped by every change; the ETag carries it", 12)
+    phase: Phase = doc("Where the game is", "voting")
+    settings: SettingsOut = doc(
+        "The rules it is played by",
+        {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30,
+         "move_timeout_hours": 48, "timeout_policy": "skip"},
+    )  # fmt: skip
+    visibility: Visibility = doc("public or private", "public")
+    host_id: str = doc("Who created it (starts it)", PLAYER_ID)
+    invite_code: str | None = doc("Shown to members only", "Zx8_q1")
+    players: list[SeatOut] = doc(
+        "The seats, in order",
+        [{"player_id": PLAYER_ID, "name": "Ada", "score": 7, "hand_size": 6, "away": False}],
+    )
+    your_turn: bool = doc("The game waits on you (or, host, your full lobby can start)", True)
+    round: RoundOut | None = doc("The round in play; null in the lobby and at the end", None)
+    you: YouOut | None = doc("Your hand and what you owe; null for a spectator", None)
+    last_round: RoundResultOut | None = doc("The reveal of the last finished round; null before one", None)
+    winners: list[str] = doc("Ids of the winners once finished", [])
+    end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
+    created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
+    updated_at: str = doc("When it last changed (ISO-8601 UTC)", STAMP)
+
+
+class OpenGameOut(Schema):
+    game_id: str = doc("The game's id", GAME_ID)
+    rules: str = doc("classic or odyssey", "classic")
+    host_id: str = doc("Who created it", PLAYER_ID)
+    player_count: int = doc("Seats taken", 2)
+    player_names: list[str] = doc("Who is seated, in order", ["Ada", "Bob"])
+    max_players: int = doc("Seats", 6)
+    created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
+
+
+class OpenGames(Schema):
+    games: list[OpenGameOut] = doc("Public lobbies with a free seat, newest first", [])
+
+
+class InboxGame(Schema):
+    game_id: str = doc("The game's id", GAME_ID)
+    phase: Phase = doc("Where the game is", "submitting")
+    your_turn: bool = doc("The game waits on you (or, host, your full lobby can start)", True)
+    deadline: str | None = doc("When your owed move times out (ISO-8601 UTC); null if you owe none", DEADLINE)
+    round_number: int | None = doc("The round in play; null in the lobby", 3)
+    waiting_for: list[str] = doc("Ids of the players the game waits on", [OTHER_ID])
+    waiting: list[WaitingOut] = doc(
+        "The players the game waits on, named",
+        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE}],
+    )
+    player_count: int = doc("Seats taken", 4)
+    end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
+    updated_at: str = doc("When this entry last changed (ISO-8601 UTC)", STAMP)
+    version: int = doc("The game version this entry shows (GET /games/{id} is at least there)", 12)
+
+
+class Inbox(Schema):
+    games: list[InboxGame] = doc("Active games, most urgent first; or finished ones, newest first", [])
+    next_cursor: str | None = doc(
+        "With ?status=finished: pass as ?cursor= for the next page; null at the end", None
+    )
+
+
+class Rounds(Schema):
+    rounds: list[RoundResultOut] = doc("Every finished round, oldest first", [])
+
+
+class DeckOut(Schema):
+    deck_id: str = doc("The deck's id", "base")
+    name: str = doc("The deck's name", "Dixit")
+    card_count: int = doc("How many cards it holds", 84)
+
+
+class Decks(Schema):
+    decks: list[DeckOut] = doc("Every deck", [{"deck_id": "base", "name": "Dixit", "card_count": 84}])
+
+
+class DeckCards(Schema):
+    deck_id: str = doc("The deck's id", "base")
+    cards: list[Card] = doc("Its cards with image links", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+
+
+class CreateDeck(Request):
+    # The rules check a deck's name as they check a player's: the same limits, stated here.
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["Our holiday photos"],
+        description=f"The deck's name; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned code points",
+    )
+    card_count: CardCount = Field(
+        examples=[24], description=f"{MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards"
+    )
+
+
+class UploadForm(Schema):
+    """A presigned S3 POST: send `fields` and then the file (as `file`) as multipart/form-data to `url`."""
+
+    card_id: str = doc("The card this form uploads", "d_5f2a9c-001")
+    url: str = doc("Where to POST the form", "https://dixit-cards.s3.amazonaws.com/")
+    fields: dict[str, str] = doc(
+        "Form fields to send before the file", {"key": "custom/d_5f2a9c/d_5f2a9c-001"}
+    )
+
+
+class DeckCreated(Schema):
+    deck_id: str = doc("The new deck's id", "d_5f2a9c")
+    name: str = doc("Its name", "Our holiday photos")
+    card_count: int = doc("How many cards it will hold", 24)
+    uploads: list[UploadForm] = doc(
+        "One form per card; JPEG, PNG or WebP up to 5 MB, with a Content-Type of image/…",
+        [{"card_id": "d_5f2a9c-001", "url": "https://dixit-cards.s3.amazonaws.com/", "fields": {}}],
+    )
+
+
+class DeckCardStatus(Schema):
+    card_id: str = doc("A card of the deck", "d_5f2a9c-001")
+    status: Literal["pending", "ready", "rejected"] = doc(
+        "pending: not uploaded or not checked yet; ready: playable; rejected: see reason", "ready"
+    )
+    reason: str | None = doc("Why the upload was rejected; null otherwise", None, default=None)
+    image_url: str | None = doc("A short-lived link to its image once ready; null before", IMAGE_URL)
+
+
+class DeckDetail(Schema):
+    deck_id: str = doc("The deck's id", "d_5f2a9c")
+    name: str = doc("Its name", "Our holiday photos")
+    card_count: int = doc("How many cards it holds", 24)
+    official: bool = doc("Whether it is one of the game's own decks", False)
+    ready: bool = doc("Whether every card is ready, so that games can use it", True)
+    cards: list[DeckCardStatus] = doc(
+        "Each card and its upload status",
+        [{"card_id": "d_5f2a9c-001", "status": "ready", "image_url": IMAGE_URL}],
+    )

@@ -1,0 +1,201 @@
+"""Delivery use cases: who gets a notification and where, devices, mutes and the rate limits.
+
+Every notification goes to the topic (operators fan out by filter policy) and to the player's devices,
+unless the player muted it. Only app.notify.channels touches SNS; only app.aws.dynamodb.notify keeps state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from app.aws.dynamodb.notify import Device, NotificationStore
+from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
+from app.core.records import PlayerRecord
+from app.core.settings import AppSettings
+from app.core.telemetry import count, logger
+from app.notify.channels import InvalidPushToken, Notifier, Platform
+from app.notify.messages import Kind, Notification, nudge
+from dixit.state import GameState
+from dixit.views import waiting_for
+
+# A player hears at most one scheduled reminder per window, across all their games.
+REMINDER_WINDOW = timedelta(hours=12)
+# A game can be nudged by hand at most once per window, whoever asks.
+NUDGE_WINDOW = timedelta(hours=1)
+MAX_DEVICES = 10
+
+
+class Outcome(StrEnum):
+    SENT = "sent"
+    MUTED = "muted"
+    LIMITED = "limited"
+
+
+def _utc_now() -> datetime:
+    from app.core.services import utc_now  # app.core.services builds this module's neighbours: import late
+
+    return utc_now()
+
+
+@dataclass(slots=True)
+class Delivery:
+    store: NotificationStore
+    notifier: Notifier
+    clock: Callable[[], datetime] = field(default=_utc_now)
+
+    @classmethod
+    def from_settings(cls, settings: AppSettings, clock: Callable[[], datetime] | None = None) -> Delivery:
+        notifier = Notifier(
+            settings.nudge_topic_arn,
+            platform_applications={
+                Platform.APNS: settings.apns_platform_application_arn,
+                Platform.APNS_SANDBOX: settings.apns_sandbox_platform_application_arn,
+                Platform.FCM: settings.fcm_platform_application_arn,
+            },
+        )
+        return cls(NotificationStore(settings.table_name), notifier, clock or _utc_now)
+
+    def now_epoch(self) -> int:
+        return int(self.clock().timestamp())
+
+    def deliver(self, notification: Notification) -> Outcome:
+        """To the topic and to every device of the player, unless they muted this game or everything."""
+        if self.store.preferences(notification.player_id).mutes(notification.game_id):
+            count("NotificationsMuted")
+            return Outcome.MUTED
+        return self._send(notification)
+
+    def deliver_all(self, notifications: Iterable[Notification]) -> Counter[Outcome]:
+        return Counter(self.deliver(n) for n in notifications)
+
+    def send_reminder(self, notification: Notification) -> Outcome:
+        """A scheduled reminder, at most one per player per REMINDER_WINDOW across all games.
+
+        The sweep calls this after its write commits. A muted player's slot is left untouched.
+        """
+        if notification.kind is not Kind.REMINDER:
+            raise ValueError(f"send_reminder sends reminders, not {notification.kind}")
+        if self.store.preferences(notification.player_id).mutes(notification.game_id):
+            count("NotificationsMuted")
+            return Outcome.MUTED
+        if not self.store.claim_reminder(
+            notification.player_id,
+            now=self.now_epoch(),
+            window_seconds=int(REMINDER_WINDOW.total_seconds()),
+        ):
+            count("RemindersLimited")
+            logger.info("reminder held back by the limit", extra={"dedupe_id": notification.dedupe_id})
+            return Outcome.LIMITED
+        return self._send(notification)
+
+    def _send(self, notification: Notification) -> Outcome:
+        if not self.notifier.publish(notification):
+            logger.info("no notification topic configured", extra=notification.body())
+        for device in self.store.devices(notification.player_id):
+            if not self.notifier.push(device.endpoint_arn, device.platform, notification):
+                self._forget(notification.player_id, device)
+        count(f"Notified_{notification.kind.value}")
+        return Outcome.SENT
+
+    def _forget(self, player_id: str, device: Device) -> None:
+        # The platform disabled the endpoint (app uninstalled, token expired): retrying would fail forever.
+        logger.info("removing a disabled push endpoint", extra={"device_id": device.device_id})
+        self.store.delete_device(player_id, device.device_id, endpoint_arn=device.endpoint_arn)
+        self.notifier.delete_endpoint(device.endpoint_arn)
+        count("DevicesRemoved")
+
+
+# Devices
+
+
+def register_device(
+    delivery: Delivery, player: PlayerRecord, device_id: str, platform: Platform, push_token: str
+) -> tuple[Device, bool]:
+    """Create or refresh the device's platform endpoint; True when the device is new."""
+    if not delivery.notifier.push_configured(platform):
+        raise NotConfigured(
+            "push_not_configured", f"this deployment has no {platform.value} push application"
+        )
+    existing = delivery.store.get_device(player.player_id, device_id)
+    if existing is None and len(delivery.store.devices(player.player_id)) >= MAX_DEVICES:
+        raise Conflict("too_many_devices", f"a player may register at most {MAX_DEVICES} devices")
+    try:
+        endpoint = delivery.notifier.create_endpoint(platform, push_token, player_id=player.player_id)
+    except InvalidPushToken:
+        raise InvalidInput("invalid_push_token", "the push service refused this push_token") from None
+    endpoint_arn = endpoint.arn
+    if endpoint.previous_owner is not None:
+        # The app install changed hands: the other player's device must not receive this player's news.
+        for theirs in delivery.store.devices(endpoint.previous_owner):
+            if theirs.endpoint_arn == endpoint_arn:
+                delivery.store.delete_device(
+                    endpoint.previous_owner, theirs.device_id, endpoint_arn=endpoint_arn
+                )
+    if existing is not None and existing.endpoint_arn != endpoint_arn:
+        delivery.notifier.delete_endpoint(existing.endpoint_arn)  # the old token's endpoint is orphaned
+    registered_at = existing.registered_at if existing is not None else delivery.clock().isoformat()
+    device = Device(device_id, platform, endpoint_arn, registered_at)
+    delivery.store.put_device(player.player_id, device)
+    return device, existing is None
+
+
+def list_devices(delivery: Delivery, player: PlayerRecord) -> list[Device]:
+    return delivery.store.devices(player.player_id)
+
+
+def remove_device(delivery: Delivery, player: PlayerRecord, device_id: str) -> None:
+    device = delivery.store.get_device(player.player_id, device_id)
+    if device is None or not delivery.store.delete_device(player.player_id, device_id):
+        raise NotFound("device_not_found", f"you have no device {device_id}")
+    delivery.notifier.delete_endpoint(device.endpoint_arn)
+
+
+# Mutes
+
+
+def set_muted(delivery: Delivery, player: PlayerRecord, muted: bool) -> None:
+    delivery.store.set_muted(player.player_id, muted)
+
+
+def set_game_muted(delivery: Delivery, player: PlayerRecord, state: GameState, muted: bool) -> None:
+    if state.player(player.player_id) is None:
+        raise Forbidden("not_a_member", "only the game's players can mute it")
+    delivery.store.set_game_muted(player.player_id, state.game_id, muted)
+
+
+# Nudges by hand
+
+
+@dataclass(frozen=True, slots=True)
+class NudgeReport:
+    nudged: tuple[str, ...]
+    next_nudge_at: str
+
+
+def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> NudgeReport:
+    """A member reminds the players the game waits on; once per game per NUDGE_WINDOW."""
+    if state.player(player.player_id) is None:
+        raise Forbidden("not_a_member", "only the game's players can nudge it")
+    targets = tuple(pid for pid in waiting_for(state) if pid != player.player_id)
+    if not targets:
+        raise Conflict("nothing_to_nudge", "the game is not waiting on anyone but you")
+    now = delivery.clock()
+    window = int(NUDGE_WINDOW.total_seconds())
+    retry_after = delivery.store.claim_game_nudge(
+        state.game_id, now=int(now.timestamp()), window_seconds=window
+    )
+    if retry_after is not None:
+        raise RateLimited(
+            "nudge_too_soon",
+            f"this game was nudged less than an hour ago; try again in {retry_after} s",
+            retry_after=retry_after,
+        )
+    at = now.isoformat(timespec="seconds")
+    for target in targets:
+        delivery.deliver(nudge(state, target, by=player.player_id, at=at))
+    count("HandNudges")
+    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"))

@@ -1,0 +1,52 @@
+"""The only module that talks to SQS: the webhook delivery queue and its dead-letter queue."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.aws import clients as aws_clients
+
+if TYPE_CHECKING:
+    from mypy_boto3_sqs import SQSClient
+
+_BATCH = 10  # SendMessageBatch's limit
+MAX_VISIBILITY_SECONDS = 43_200  # SQS's ceiling for one message's visibility timeout
+
+
+class WebhookQueue:
+    def __init__(self, queue_url: str, dlq_url: str = "", client: SQSClient | None = None) -> None:
+        self.queue_url = queue_url
+        self.dlq_url = dlq_url
+        self._client = client
+
+    @property
+    def client(self) -> SQSClient:
+        if self._client is None:
+            self._client = aws_clients.sqs()
+        return self._client
+
+    def send(self, bodies: Sequence[str]) -> list[str]:
+        """Enqueue every body; returns the bodies SQS refused (the caller decides whether to retry)."""
+        refused: list[str] = []
+        for start in range(0, len(bodies), _BATCH):
+            chunk = bodies[start : start + _BATCH]
+            entries: list[Any] = [{"Id": str(i), "MessageBody": body} for i, body in enumerate(chunk)]
+            response = self.client.send_message_batch(QueueUrl=self.queue_url, Entries=entries)
+            refused += [chunk[int(failed["Id"])] for failed in response.get("Failed", [])]
+        return refused
+
+    def retry_later(self, receipt_handle: str, delay_seconds: int) -> None:
+        """Hide a message for `delay_seconds`: the queue itself then redelivers it, which is the backoff."""
+        self.client.change_message_visibility(
+            QueueUrl=self.queue_url,
+            ReceiptHandle=receipt_handle,
+            VisibilityTimeout=max(0, min(delay_seconds, MAX_VISIBILITY_SECONDS)),
+        )
+
+    def dead_letter(self, body: str, reason: str) -> None:
+        self.client.send_message(
+            QueueUrl=self.dlq_url,
+            MessageBody=body,
+            MessageAttributes={"reason": {"DataType": "String", "StringValue": reason}},
+        )

@@ -1,0 +1,71 @@
+"""The DynamoDB Streams consumer: keeps each member's inbox entry up to date, tells players when a game
+starts waiting on them, or ends, and writes each change's events to the feed and to the webhooks that
+want them.
+
+The move path stays one conditional write; this function reads the game item's old and new images
+from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
+(ReportBatchItemFailures) so the rest of the batch is not delivered twice. Its retry rewrites no entry
+(each write is conditional on the entry's version), writes the same feed items and enqueues the same
+delivery ids (app.feed.changes), and redelivers with the same dedupe ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from app.aws.dynamodb.store import DynamoGameStore
+from app.core.settings import get_settings
+from app.core.telemetry import count, logger, metrics
+from app.feed.changes import handle_change
+from app.games import inbox
+from app.notify.delivery import Delivery
+from app.notify.messages import changes
+from dixit.state import GameState
+
+GAME_SK = "STATE"
+processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
+
+
+def _state(image: dict[str, Any]) -> GameState | None:
+    text = image.get("state")
+    return GameState.from_json(text) if isinstance(text, str) else None
+
+
+def record_handler(record: DynamoDBRecord) -> None:
+    change = record.dynamodb
+    if change is None or change.keys.get("sk") != GAME_SK:
+        return  # players, memberships, rounds, devices...: the event source filter should drop these
+    old, new = _state(change.old_image), _state(change.new_image)
+    settings = get_settings()
+    updated_at = change.new_image.get("updated_at") if new is not None else None
+    # The inbox first, then feed and webhooks, then SNS: a failure retries the record, and what went
+    # before is then written already (idempotently), while nobody was told of it twice.
+    refreshed = inbox.refresh(DynamoGameStore(settings.table_name), old, new, str(updated_at or ""))
+    if refreshed:
+        count("InboxEntriesWritten", refreshed)
+    handle_change(change.old_image, change.new_image)
+    notifications = changes(old, new)
+    if not notifications:
+        return
+    outcomes = Delivery.from_settings(settings).deliver_all(notifications)
+    logger.info(
+        "game change notified",
+        extra={
+            "game_id": notifications[0].game_id,
+            "kinds": sorted({n.kind.value for n in notifications}),
+            "outcomes": {str(k): v for k, v in outcomes.items()},
+        },
+    )
+
+
+@logger.inject_lambda_context(log_event=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    response = process_partial_response(
+        event=event, record_handler=record_handler, processor=processor, context=context
+    )
+    return dict(response)
