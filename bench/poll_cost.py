@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
-from app.aws.dynamodb.store import _finished_membership_key, _game_item, _membership_key
+from app.aws.dynamodb.items import finished_membership_key, game_item, membership_key
 from app.core.records import GameRecord, Membership, Visibility
 from app.games.inbox import entries_for
 from app.games.play import RECENT_REQUESTS
@@ -68,9 +68,7 @@ def size(item: dict[str, Any]) -> int:
 
 
 def entry_item(entry: Membership) -> dict[str, Any]:
-    key = (
-        _finished_membership_key(entry) if entry.finished else _membership_key(entry.player_id, entry.game_id)
-    )
+    key = finished_membership_key(entry) if entry.finished else membership_key(entry.player_id, entry.game_id)
     return {
         **key,
         "game_id": {"S": entry.game_id},
@@ -107,7 +105,7 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
         applied = apply(record.state, move, now=0)
         updated = replace(record, state=applied.state)
         moves += 1
-        game_units = wcu(_game_item(updated))
+        game_units = wcu(game_item(updated))
         # A scoring vote writes the reveal with the game in a transaction, which doubles both.
         move_wcu += 2 * (game_units + 1) if applied.finished_round is not None else game_units
         # What GameStreamFunction writes for this record (inbox.refresh): changed entries, or the history.
@@ -120,7 +118,7 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
             entry_writes += len(changed)
             entry_wcu += sum(wcu(entry_item(e)) for e in changed)
         publishes += len(changes(record.state, updated.state))
-        game_max = max(game_max, size(_game_item(updated)))
+        game_max = max(game_max, size(game_item(updated)))
         entry_max = max([entry_max, *(size(entry_item(e)) for e in new.values())])
         record = updated
     polls = players * GAME_DAYS * 86_400 / POLL_SECONDS

@@ -9,16 +9,18 @@ and its write wins, and the sweep looks again. Notifications go out only once th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
-from app.core.errors import VersionConflict
+from app.core.errors import AppError
 from app.core.records import GameRecord
 from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import Event, reminder_event, timeout_event
 from app.games import due_index
+from app.games import play as games
+from app.games.play import Step
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, reminder, timeout
 from app.webhooks.queue import WebhookQueue
@@ -88,7 +90,7 @@ def sweep(
             if remaining_ms() < reserve_ms:
                 report.stopped_early = True
                 return report
-            entries, start = services.store.due_page(shard, now, limit=page_size, start=start)
+            entries, start = services.games.due_page(shard, now, limit=page_size, start=start)
             report.pages += 1
             for game_id, _ in entries:
                 if remaining_ms() < reserve_ms:
@@ -111,10 +113,17 @@ def _handle(
     webhooks: WebhookQueue | None,
 ) -> None:
     for _ in range(ATTEMPTS):
-        record = services.store.load_game(game_id)
+        record = services.games.load_game(game_id)
         if record is None or record.due_at is None or record.due_at > now:
             return  # finished, or handled meanwhile (by a move or an overlapping run)
-        acted = _act(services, record, now, report)
+        try:
+            acted = _act(services, record, now, report)
+        except AppError as failed:
+            # Out of retries on the move path (busy, or the store failing): still due next run.
+            logger.warning("timeout not applied; left for the next run", extra={"game_id": game_id})
+            count("SweepTimeoutsFailed")
+            del failed
+            return
         if acted is not None:
             _deliver(delivery, acted.notifications, report)
             if webhooks is not None:
@@ -125,45 +134,22 @@ def _handle(
     logger.warning("game kept changing under the sweep; left for the next run", extra={"game_id": game_id})
 
 
+def _timeout_due(record: GameRecord, now: int) -> Due | None:
+    if record.due_at is None or record.due_at > now:
+        return None
+    due = due_index.reached(record.state, record.due_at, now)
+    return due if due is not None and due.kind is DueKind.TIMEOUT else None
+
+
 def _act(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """One conditional write for what is due; the notifications to send once it committed (None: lost)."""
+    if _timeout_due(record, now) is not None:
+        return _time_out(services, record, now, report)
     state = record.state
     assert record.due_at is not None
     due = due_index.reached(state, record.due_at, now)
-    if due is not None and due.kind is DueKind.TIMEOUT:
-        applied = engine.apply(state, Timeout(), now=now)
-        updated = replace(record, state=applied.state, updated_at=iso(now))
-        updated.due_at = due_index.after_sweep(applied.state, record.visibility, now)
-        try:
-            services.store.save_game(
-                updated,
-                expected_version=record.version,
-                expected_due_at=record.due_at,
-                joined=applied.joined,
-                left=applied.left,
-                finished_round=applied.finished_round,
-            )
-        except VersionConflict:
-            return None
-        report.timeouts_applied += 1
-        report.players_timed_out += len(applied.timed_out)
-        count("TimeoutsApplied")
-        logger.info("timeout applied", extra={"game_id": record.game_id, "timed_out": applied.timed_out})
-        version = applied.state.version
-        events: list[Event] = []
-        for member in state.player_ids:
-            for pid in applied.timed_out:
-                told = timeout_event(state, pid, member, version=version, occurred_at=iso(now))
-                if told is not None:
-                    events.append(told)
-        return _Acted(
-            [timeout(state, pid, iso(due.deadline)) for pid in applied.timed_out],
-            events,
-            first_position=feed.TIMEOUT_SLOT,
-            finished=applied.state.phase is Phase.FINISHED,
-        )
     new_due = due_index.after_sweep(state, record.visibility, now)
-    if not services.store.set_due(
+    if not services.games.set_due(
         record.game_id, version=record.version, expected=record.due_at, due_at=new_due
     ):
         return None
@@ -181,6 +167,41 @@ def _act(services: Services, record: GameRecord, now: int, report: SweepReport) 
         reminders,
         # One range per reminder point: the half-time and the last-call reminders share a version.
         first_position=feed.REMINDER_SLOT + list(DueKind).index(due.kind),
+    )
+
+
+def _time_out(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
+    """The timeout through the players' own move path (retries, request ids, fault handling)."""
+
+    def judge(current: GameRecord) -> Step | None:
+        if _timeout_due(current, now) is None:
+            return None  # a move got there first: the caller looks again
+        applied = engine.apply(current.state, Timeout(), now=now)
+        return Step(applied, due_index.after_sweep(applied.state, current.visibility, now), iso(now))
+
+    played = games.apply_move(services, record.game_id, judge, loaded=record)
+    applied, before = played.applied, played.previous
+    if applied is None or before is None:
+        return None
+    due = _timeout_due(before, now)
+    assert due is not None  # the judge wrote only because it was
+    state = before.state
+    report.timeouts_applied += 1
+    report.players_timed_out += len(applied.timed_out)
+    count("TimeoutsApplied")
+    logger.info("timeout applied", extra={"game_id": record.game_id, "timed_out": applied.timed_out})
+    version = applied.state.version
+    events: list[Event] = []
+    for member in state.player_ids:
+        for pid in applied.timed_out:
+            told = timeout_event(state, pid, member, version=version, occurred_at=iso(now))
+            if told is not None:
+                events.append(told)
+    return _Acted(
+        [timeout(state, pid, iso(due.deadline)) for pid in applied.timed_out],
+        events,
+        first_position=feed.TIMEOUT_SLOT,
+        finished=applied.state.phase is Phase.FINISHED,
     )
 
 

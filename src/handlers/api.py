@@ -10,11 +10,11 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from app import bootstrap
 from app.core.deadline import Deadline
 from app.core.errors import AppError
 from app.core.records import PlayerRecord
 from app.core.services import Services
-from app.core.settings import get_settings
 from app.core.telemetry import logger, metrics
 from app.players.accounts import authenticate
 from handlers import bodies, problems
@@ -117,7 +117,7 @@ def _deadline(context: LambdaContext) -> Deadline:
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    services = Services.from_settings(get_settings(), _deadline(context))
+    services = bootstrap.services(_deadline(context))
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
     try:
         player = _admit(event, services)

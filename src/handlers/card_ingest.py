@@ -11,11 +11,11 @@ from urllib.parse import unquote_plus
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from app.aws.dynamodb.decks import CardState, CardStatus, DeckStore
-from app.core.settings import get_settings
+from app import bootstrap
 from app.core.telemetry import logger
 from app.decks.card_images import CardImages, card_of_upload
 from app.decks.ingest import MAX_UPLOAD_BYTES, Rejected, normalize
+from app.decks.ports import CardState, CardStatus, DeckStore
 
 
 def ingest(images: CardImages, decks: DeckStore, key: str) -> CardState | None:
@@ -46,11 +46,10 @@ def ingest(images: CardImages, decks: DeckStore, key: str) -> CardState | None:
 
 @logger.inject_lambda_context(log_event=False)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    settings = get_settings()
-    decks = DeckStore(settings.table_name)
+    decks = bootstrap.services().decks
     outcomes: dict[str, str] = {}
     for record in event.get("Records", []):
-        images = CardImages(record["s3"]["bucket"]["name"], settings.image_url_ttl_seconds)
+        images = bootstrap.card_images_in(record["s3"]["bucket"]["name"])
         key = unquote_plus(record["s3"]["object"]["key"])
         state = ingest(images, decks, key)
         outcomes[key] = "ignored" if state is None else state.status.value

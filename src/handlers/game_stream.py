@@ -17,8 +17,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from app.aws.dynamodb.store import DynamoGameStore
-from app.core.settings import get_settings
+from app import bootstrap
 from app.core.telemetry import count, logger, metrics
 from app.feed.changes import handle_change
 from app.games import inbox
@@ -40,18 +39,18 @@ def record_handler(record: DynamoDBRecord) -> None:
     if change is None or change.keys.get("sk") != GAME_SK:
         return  # players, memberships, rounds, devices...: the event source filter should drop these
     old, new = _state(change.old_image), _state(change.new_image)
-    settings = get_settings()
+    services = bootstrap.services()
     updated_at = change.new_image.get("updated_at") if new is not None else None
     # The inbox first, then feed and webhooks, then SNS: a failure retries the record, and what went
     # before is then written already (idempotently), while nobody was told of it twice.
-    refreshed = inbox.refresh(DynamoGameStore(settings.table_name), old, new, str(updated_at or ""))
+    refreshed = inbox.refresh(services.inbox, old, new, str(updated_at or ""))
     if refreshed:
         count("InboxEntriesWritten", refreshed)
-    handle_change(change.old_image, change.new_image)
+    handle_change(change.old_image, change.new_image, services)
     notifications = changes(old, new)
     if not notifications:
         return
-    outcomes = Delivery.from_settings(settings).deliver_all(notifications)
+    outcomes = Delivery.of(services).deliver_all(notifications)
     logger.info(
         "game change notified",
         extra={

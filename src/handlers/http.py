@@ -12,12 +12,11 @@ from aws_lambda_powertools.event_handler.request import Request
 from pydantic import BaseModel
 
 from app.core.errors import NotAuthenticated, NotFound
-from app.core.records import GameRecord, PlayerRecord
+from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.games import idempotency
 from app.games.idempotency import RequestKey
-from app.games.play import Present
-from app.games.presenters import game as present_game
+from app.games.play import Played
 from handlers.etags import game_etag
 from handlers.problems import header
 
@@ -111,16 +110,6 @@ def check_game_id(game_id: str) -> str:
     return game_id
 
 
-def presenter(adapters: Services, viewer_id: str | None) -> Present:
-    """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores)."""
-
-    def present(record: GameRecord) -> dict[str, Any]:
-        body: dict[str, Any] = present_game(record, viewer_id, adapters.images).model_dump(mode="json")
-        return body
-
-    return present
-
-
 def body_answer(body: dict[str, Any], viewer_id: str | None, status: int = 200) -> dict[str, Any]:
     """A game view's body as an answer: status, body and the viewer's ETag."""
     return {
@@ -131,11 +120,11 @@ def body_answer(body: dict[str, Any], viewer_id: str | None, status: int = 200) 
 
 
 def game_answer(
-    adapters: Services, record: GameRecord | dict[str, Any], viewer_id: str | None, status: int = 200
+    adapters: Services, played: Played, viewer_id: str | None, status: int = 200
 ) -> dict[str, Any]:
-    """A game (a record, or the body a keyed request stored) as an answer with the viewer's ETag."""
-    body = presenter(adapters, viewer_id)(record) if isinstance(record, GameRecord) else record
-    return body_answer(body, viewer_id, status)
+    """What the move path produced (a game, or the body a keyed request stored) as an answer with the
+    viewer's ETag."""
+    return body_answer(played.view(adapters.images, viewer_id), viewer_id, status)
 
 
 POLL_HEADERS: dict[str, OpenAPIResponseHeader] = {

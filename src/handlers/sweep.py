@@ -8,12 +8,11 @@ from typing import Any
 from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from app import bootstrap
 from app.core.services import Services
-from app.core.settings import get_settings
 from app.core.telemetry import logger, metrics
 from app.notify.delivery import Delivery
 from app.sweep import sweep
-from app.webhooks.queue import WebhookQueue
 
 
 def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:
@@ -29,17 +28,17 @@ def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:
 @metrics.log_metrics
 @event_source(data_class=EventBridgeEvent)
 def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str, Any]:
-    settings = get_settings()
-    services = Services.from_settings(settings)
+    services = bootstrap.services()
     at = _sweep_time(event, services)
-    delivery = Delivery.from_settings(settings, clock=lambda: at)
+    services = services.at(lambda: at)
+    delivery = Delivery.of(services)
     logger.info("sweep requested", extra={"rule": event.resources, "time": at.isoformat()})
     report = sweep(
         services,
         delivery,
         int(at.timestamp()),
         remaining_ms=context.get_remaining_time_in_millis,
-        webhooks=WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
+        webhooks=services.webhook_queue,
     )
     logger.info("sweep done", extra=report.to_dict())
     return report.to_dict()

@@ -13,8 +13,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from app import bootstrap
 from app.core.services import Services
-from app.core.settings import get_settings
 from app.core.telemetry import logger, metrics
 from app.webhooks.dispatch import Finished, RetryLater, WebhookMessage, deliver
 from app.webhooks.queue import WebhookQueue
@@ -51,9 +51,8 @@ def _handle(record: SQSRecord, services: Services, queue: WebhookQueue) -> None:
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    settings = get_settings()
-    services = Services.from_settings(settings)
-    queue = WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url)
+    services = bootstrap.services()
+    queue = services.webhook_queue
     # A batch whose every message is retried is still an answer (each holds its own delay), not an error.
     processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
     response = process_partial_response(

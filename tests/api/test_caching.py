@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.aws.dynamodb.store import DynamoGameStore
+from app.aws.dynamodb.games import DynamoGameStore
 from app.core.settings import get_settings
 from handlers.etags import game_etag
 

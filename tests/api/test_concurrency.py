@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from app.aws.dynamodb.store import DynamoGameStore
+from app import bootstrap
+from app.aws.dynamodb.games import DynamoGameStore
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord
-from app.core.services import Services
 from app.core.settings import get_settings
 from app.games import play as games
+from app.games.ports import GameWrite
 from dixit.moves import Submit
 
 from .client import Client
@@ -88,9 +89,9 @@ def test_a_write_on_a_stale_version_raises_version_conflict_with_the_current_ver
     record = stale.snapshot(game_id)
     assert record.version == 1
     with pytest.raises(VersionConflict) as lost:
-        store.save_game(record, expected_version=0)
+        store.save_game(GameWrite(record, expected_version=0))
     assert lost.value.current_version == 1
-    store.save_game(replace(record), expected_version=1)  # the right version goes through
+    store.save_game(GameWrite(replace(record), expected_version=1))  # the right version goes through
 
 
 def test_a_lost_transactional_write_leaves_no_membership_behind(
@@ -99,7 +100,7 @@ def test_a_lost_transactional_write_leaves_no_membership_behind(
     game_id = lobby(players[:2])
     record = stale.snapshot(game_id)
     with pytest.raises(VersionConflict) as lost:
-        DynamoGameStore(TABLE).save_game(record, expected_version=0, joined=[players[5].player_id])
+        DynamoGameStore(TABLE).save_game(GameWrite(record, expected_version=0, joined=[players[5].player_id]))
     assert lost.value.current_version == 1
     key = {"pk": f"PLAYER#{players[5].player_id}", "sk": f"GAME#{game_id}"}
     assert "Item" not in table.get_item(Key=key)
@@ -141,8 +142,8 @@ def test_a_move_interleaved_between_read_and_write_is_not_overwritten(
     first_card = hand(first, game_id)[0]
 
     def first_submits_meanwhile() -> None:
-        services = Services.from_settings(get_settings())
-        player = services.store.get_player(first.player_id)
+        services = bootstrap.services()
+        player = services.players.get_player(first.player_id)
         assert player is not None
         games.play(services, player, game_id, Submit(player.player_id, (first_card,)))
 

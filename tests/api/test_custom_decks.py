@@ -8,7 +8,7 @@ from typing import Any
 import boto3
 from PIL import Image
 
-from app.aws.dynamodb.decks import DeckStore
+from app.aws.dynamodb.decks import DynamoDeckStore
 from app.decks.card_images import CardImages, card_of_upload, image_key
 from handlers.card_ingest import ingest
 
@@ -31,7 +31,7 @@ def upload_all(created: dict[str, Any], data: bytes | None = None) -> None:
     for n, form in enumerate(created["uploads"]):
         key = form["fields"]["key"]
         s3.put_object(Bucket=BUCKET, Key=key, Body=data if data is not None else jpeg(n * 7 % 200))
-        ingest(images, DeckStore(TABLE), key)
+        ingest(images, DynamoDeckStore(TABLE), key)
 
 
 def new_deck(owner: Client, card_count: int = 6) -> dict[str, Any]:

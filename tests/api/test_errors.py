@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from app.aws.dynamodb.store import DynamoGameStore
+from app.aws.dynamodb.games import DynamoGameStore
 from app.games import play as games
 
 from .client import Client, call

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.aws.dynamodb.store import DynamoGameStore
+from app import bootstrap
+from app.aws.dynamodb.games import DynamoGameStore
 from app.core.errors import RateLimited
 from app.core.records import PlayerRecord
 from app.core.settings import get_settings
@@ -43,7 +44,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def delivery(inbox: str, clock: FakeClock) -> Delivery:
-    return Delivery.from_settings(get_settings(), clock=clock)
+    return Delivery.of(bootstrap.services(), clock)
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.aws.dynamodb.store import DynamoGameStore
+from app.aws.dynamodb.games import DynamoGameStore
 from dixit.state import GameState, Phase
 
 from .client import Client

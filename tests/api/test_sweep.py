@@ -13,11 +13,11 @@ from typing import Any
 import boto3
 import pytest
 
+from app import bootstrap
 from app.aws import clients as aws_clients
-from app.aws.dynamodb.store import DynamoGameStore as GameStore
+from app.aws.dynamodb.games import DynamoGameStore as GameStore
 from app.core import services
 from app.core.records import GameRecord
-from app.core.services import Services
 from app.core.settings import get_settings
 from app.core.telemetry import metrics
 from app.games.due_index import shard_of
@@ -227,9 +227,9 @@ def test_the_sweep_pages_through_every_shard_and_never_scans(
 
     settings = get_settings()
     at = T0 + 24 * HOUR
-    delivery = Delivery.from_settings(settings, clock=lambda: at)
+    delivery = Delivery.of(bootstrap.services(settings=settings), lambda: at)
     report = sweep(
-        Services.from_settings(settings),
+        bootstrap.services(settings=settings),
         delivery,
         int(at.timestamp()),
         remaining_ms=lambda: 60_000,

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from app import bootstrap
 from app.core.services import Services
 from app.core.settings import get_settings
 
@@ -69,14 +70,12 @@ def _max_age(monkeypatch: pytest.MonkeyPatch, seconds: int) -> None:
 def _later(monkeypatch: pytest.MonkeyPatch, seconds: int) -> None:
     """Every invocation from now on runs `seconds` into the future."""
     moment = datetime.now(UTC) + timedelta(seconds=seconds)
-    build = Services.from_settings.__func__  # type: ignore[attr-defined]
+    build = bootstrap.services
 
-    def at_moment(cls: type[Services], settings: Any, deadline: Any = None) -> Services:
-        built: Services = build(cls, settings, deadline)
-        built.clock = lambda: moment
-        return built
+    def at_moment(deadline: Any = None, settings: Any = None) -> Services:
+        return build(deadline, settings).at(lambda: moment)
 
-    monkeypatch.setattr(Services, "from_settings", classmethod(at_moment))
+    monkeypatch.setattr(bootstrap, "services", at_moment)
 
 
 def test_without_a_maximum_age_a_token_never_expires(

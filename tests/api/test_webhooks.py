@@ -6,8 +6,7 @@ import ipaddress
 
 import pytest
 
-from app.core.services import Services
-from app.core.settings import get_settings
+from app import bootstrap
 from app.webhooks import ssrf
 from app.webhooks.records import DeliveryAttempt
 
@@ -114,9 +113,7 @@ def test_rotating_the_secret_returns_a_new_one_and_the_old_one_stops_being_used(
     rotated = players[0].post(f"/players/me/webhooks/{created['webhook_id']}/rotate-secret")
     assert rotated.status == 200, rotated.raw
     assert rotated.body["secret"] != created["secret"]
-    stored = Services.from_settings(get_settings()).store.get_webhook(
-        players[0].player_id, str(created["webhook_id"])
-    )
+    stored = bootstrap.services().webhooks.get_webhook(players[0].player_id, str(created["webhook_id"]))
     assert stored is not None
     assert stored.secret == rotated.body["secret"]
 
@@ -125,7 +122,7 @@ def test_deliveries_list_the_newest_attempts_first_with_status_latency_and_next_
     players: list[Client],
 ) -> None:
     created = subscribe(players[0])
-    store = Services.from_settings(get_settings()).store
+    store = bootstrap.services()
     for n, (outcome, status, retry) in enumerate(
         [("failed", "500", "2026-11-30T12:00:45.000+00:00"), ("delivered", "200", None)], start=1
     ):

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import boto3
 import pytest
 from moto import mock_aws
 
-from app.aws.dynamodb.store import DynamoGameStore
 from app.core.services import Services
-from app.core.settings import get_settings
-from app.decks.card_images import CardImages
-from app.games.ports import Store
-from app.notify.channels import Notifier
 from local_stack.resources import create_table
 from tests.fakes.memory_store import MemoryGameStore
+from tests.support.services import AllTablePorts, services_over
 
 from ..api.conftest import (
     ENVIRONMENT,
@@ -45,7 +42,7 @@ def _moto() -> Iterator[None]:
 
 
 @pytest.fixture(params=["memory", "dynamodb"])
-def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     for name, value in ENVIRONMENT.items():
         monkeypatch.setenv(name, value)
     _forget_clients_and_settings()
@@ -53,23 +50,17 @@ def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
         yield MemoryGameStore()
     else:
         request.getfixturevalue("_moto")
-        yield DynamoGameStore(TABLE)
+        yield AllTablePorts(TABLE)
         _empty_table()
     _forget_clients_and_settings()
 
 
 @pytest.fixture
-def staged(store: Store) -> Interleaved:
+def staged(store: Any) -> Interleaved:
     """The store, with a way to let a competing write land between a use case's read and its write."""
     return Interleaved(store)
 
 
 @pytest.fixture
 def services(staged: Interleaved) -> Services:
-    return Services(
-        settings=get_settings(),
-        store=staged,
-        images=CardImages("", 3_600),
-        notifier=Notifier(""),
-        clock=lambda: NOW,
-    )
+    return services_over(staged, clock=lambda: NOW)

@@ -6,13 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from app.core.records import GameRecord
-from app.games.ports import Store
 
 
 class Interleaved:
     """Delegates to a real store; the next reads of a game can be followed by a competing action."""
 
-    def __init__(self, inner: Store) -> None:
+    def __init__(self, inner: Any) -> None:
         self.inner = inner
         self._after_next_loads: list[Callable[[], None]] = []
         self._acting = False  # the competing action's own reads are plain reads

@@ -15,6 +15,7 @@ from app.core.errors import Conflict, Forbidden, StaleVersion, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.core.services import Services
 from app.games import play as games
+from app.games.ports import GameWrite
 from app.games.presenters import game as present_game
 from app.players import accounts as players
 from dixit.errors import IllegalMoveError
@@ -35,26 +36,26 @@ def lobby(
     record = games.create_game(
         services, host, rules="classic", decks=None, max_players=rules.get("max_players"), target_score=None,
         visibility=visibility,
-    )  # fmt: skip
+    ).record  # fmt: skip
     for guest in guests:
         record = games.play(services, guest, record.game_id, Join(guest.player_id, guest.name),
-                            invite_code=record.invite_code)  # fmt: skip
+                            invite_code=record.invite_code).record  # fmt: skip
     return record
 
 
 def with_clue(services: Services, seats: list[PlayerRecord]) -> tuple[GameRecord, PlayerRecord]:
     record = lobby(services, seats)
-    record = games.play(services, seats[0], record.game_id, Start(seats[0].player_id))
+    record = games.play(services, seats[0], record.game_id, Start(seats[0].player_id)).record
     assert record.state.round is not None
     teller = next(p for p in seats if p.player_id == record.state.round.storyteller_id)
     card = record.state.hands[teller.player_id][0]
-    record = games.play(services, teller, record.game_id, GiveClue(teller.player_id, card, "home"))
+    record = games.play(services, teller, record.game_id, GiveClue(teller.player_id, card, "home")).record
     return record, teller
 
 
 def submit(services: Services, record: GameRecord, player: PlayerRecord) -> GameRecord:
     card = record.state.hands[player.player_id][0]
-    return games.play(services, player, record.game_id, Submit(player.player_id, (card,)))
+    return games.play(services, player, record.game_id, Submit(player.player_id, (card,))).record
 
 
 def current(services: Services, game_id: str) -> GameRecord:
@@ -67,7 +68,7 @@ def test_moves_go_through_one_use_case_from_lobby_to_voting(services: Services) 
     for guesser in (p for p in seats if p is not teller):
         record = submit(services, current(services, record.game_id), guesser)
     assert record.state.phase is Phase.VOTING
-    assert {g.game_id for g in services.store.games_of(seats[3].player_id)} == {record.game_id}
+    assert {g.game_id for g in services.games.games_of(seats[3].player_id)} == {record.game_id}
 
 
 def test_an_expected_version_that_is_no_longer_current_is_stale_and_applies_nothing(
@@ -81,7 +82,7 @@ def test_an_expected_version_that_is_no_longer_current_is_stale_and_applies_noth
     assert stale.value.current_version == record.version
     assert current(services, record.game_id).state.phase is Phase.LOBBY
     started = games.play(services, seats[0], record.game_id, Start(seats[0].player_id),
-                         expected_version=record.version)  # fmt: skip
+                         expected_version=record.version).record  # fmt: skip
     assert started.state.phase is Phase.STORYTELLING
 
 
@@ -127,7 +128,7 @@ def test_a_game_that_keeps_changing_gives_up_with_busy_game_and_applies_nothing(
     def someone_else_acts() -> None:
         game = current(services, record.game_id)
         moved_on = replace(game, state=replace(game.state, version=game.version + 1))
-        services.store.save_game(moved_on, expected_version=game.version)
+        services.games.save_game(GameWrite(moved_on, expected_version=game.version))
 
     staged.after_next_load(someone_else_acts, times=services.settings.move_attempts)
     with pytest.raises(Conflict) as busy:
@@ -150,7 +151,7 @@ def test_a_join_that_lost_the_last_seat_is_refused_game_full_and_leaves_no_membe
     with pytest.raises(IllegalMoveError) as full:
         games.play(services, fourth, record.game_id, Join(fourth.player_id, fourth.name))
     assert full.value.code == "game_full"
-    assert services.store.games_of(fourth.player_id) == []
+    assert services.games.games_of(fourth.player_id) == []
 
 
 def test_the_vote_that_completes_a_round_in_a_race_scores_it_once(
@@ -171,11 +172,11 @@ def test_the_vote_that_completes_a_round_in_a_race_scores_it_once(
     a, b, c = guessers
     games.play(services, a, record.game_id, ballot(a))
     staged.after_next_load(lambda: games.play(services, b, record.game_id, ballot(b)))
-    result = games.play(services, c, record.game_id, ballot(c))
+    result = games.play(services, c, record.game_id, ballot(c)).record
 
     assert result.state.round is not None
     assert result.state.round.number == 2
-    assert [r.number for r in services.store.list_rounds(record.game_id)] == [1]
+    assert [r.number for r in services.games.list_rounds(record.game_id)] == [1]
 
 
 @pytest.mark.parametrize(("code", "refusal"), [(None, "invite_required"), ("guess", "bad_invite_code"),
@@ -189,7 +190,7 @@ def test_a_private_game_seats_only_a_player_with_its_invite_code(
         games.play(services, guest, record.game_id, Join(guest.player_id, guest.name), invite_code=code)
     assert refused.value.code == refusal
     seated = games.play(services, guest, record.game_id, Join(guest.player_id, guest.name),
-                        invite_code=record.invite_code)  # fmt: skip
+                        invite_code=record.invite_code).record  # fmt: skip
     assert [p.player_id for p in seated.state.players] == [host.player_id, guest.player_id]
 
 
@@ -197,7 +198,7 @@ def test_the_finished_view_says_why_the_game_ended(services: Services) -> None:
     (host,) = register(services, 1)
     record = lobby(services, [host])
     assert present_game(record, host.player_id, services.images).end_reason is None
-    finished = games.play(services, host, record.game_id, Leave(host.player_id))
+    finished = games.play(services, host, record.game_id, Leave(host.player_id)).record
     view = present_game(finished, host.player_id, services.images)
     assert view.phase is Phase.FINISHED
     assert view.end_reason is EndReason.EVERYONE_LEFT
@@ -227,7 +228,7 @@ def test_a_move_whose_answer_was_lost_with_no_time_left_to_retry_is_still_report
     seats = register(services, 4)
     record, teller = with_clue(services, seats)
     guesser = next(p for p in seats if p is not teller)
-    hurried = replace(services, store=_AnswerLostOnce(staged), deadline=Deadline.after(0))  # type: ignore[arg-type]
+    hurried = replace(services, games=_AnswerLostOnce(staged), deadline=Deadline.after(0))  # type: ignore[arg-type]
 
     result = submit(hurried, record, guesser)
 

@@ -7,15 +7,15 @@ from typing import Any
 
 import pytest
 
-from app.aws.dynamodb.store import DynamoGameStore
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord, GameStamp, Membership, PlayerRecord, Visibility, Waiting
 from app.games.due_index import shard_of
-from app.games.ports import Store
+from app.games.ports import GameWrite
 from dixit import engine
 from dixit.moves import Join, Leave, Start
 from dixit.settings import Settings
 from dixit.state import EndReason, Phase
+from tests.support.services import AllTablePorts
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 
@@ -31,14 +31,14 @@ def joined(record: GameRecord, player_id: str) -> GameRecord:
     return replace(record, state=engine.apply(record.state, Join(player_id, player_id), now=0).state)
 
 
-def test_a_player_is_read_back_as_written_and_an_unknown_one_is_none(store: Store) -> None:
+def test_a_player_is_read_back_as_written_and_an_unknown_one_is_none(store: Any) -> None:
     player = PlayerRecord("p_1", "Ada", "hash", STAMP)
     store.create_player(player)
     assert store.get_player("p_1") == player
     assert store.get_player("p_2") is None
 
 
-def test_a_new_game_is_readable_and_its_host_is_a_member(store: Store) -> None:
+def test_a_new_game_is_readable_and_its_host_is_a_member(store: Any) -> None:
     record = game()
     store.create_game(record)
     loaded = store.load_game(record.game_id)
@@ -48,18 +48,18 @@ def test_a_new_game_is_readable_and_its_host_is_a_member(store: Store) -> None:
     assert store.load_game("g_ffffffffffffffff") is None
 
 
-def test_a_game_id_cannot_be_created_twice(store: Store) -> None:
+def test_a_game_id_cannot_be_created_twice(store: Any) -> None:
     store.create_game(game())
     with pytest.raises(VersionConflict):
         store.create_game(game())
 
 
-def test_a_write_on_a_stale_version_raises_version_conflict_with_the_current_version(store: Store) -> None:
+def test_a_write_on_a_stale_version_raises_version_conflict_with_the_current_version(store: Any) -> None:
     record = game()
     store.create_game(record)
-    store.save_game(joined(record, "p_a"), expected_version=0, joined=["p_a"])
+    store.save_game(GameWrite(joined(record, "p_a"), expected_version=0, joined=["p_a"]))
     with pytest.raises(VersionConflict) as lost:
-        store.save_game(joined(record, "p_b"), expected_version=0, joined=["p_b"])
+        store.save_game(GameWrite(joined(record, "p_b"), expected_version=0, joined=["p_b"]))
     assert lost.value.current_version == 1
     assert store.games_of("p_b") == []  # the membership went down with the game write
     loaded = store.load_game(record.game_id)
@@ -67,18 +67,18 @@ def test_a_write_on_a_stale_version_raises_version_conflict_with_the_current_ver
     assert [p.player_id for p in loaded.state.players] == ["p_host", "p_a"]
 
 
-def test_leaving_removes_the_membership_in_the_same_write(store: Store) -> None:
+def test_leaving_removes_the_membership_in_the_same_write(store: Any) -> None:
     record = game()
     store.create_game(record)
-    store.save_game(joined(record, "p_a"), expected_version=0, joined=["p_a"])
+    store.save_game(GameWrite(joined(record, "p_a"), expected_version=0, joined=["p_a"]))
     assert [g.game_id for g in store.games_of("p_a")] == [record.game_id]
     again = store.load_game(record.game_id)
     assert again is not None
-    store.save_game(again, expected_version=1, left=["p_a"])
+    store.save_game(GameWrite(again, expected_version=1, left=["p_a"]))
     assert store.games_of("p_a") == []
 
 
-def test_open_games_are_public_lobbies_newest_first(store: Store) -> None:
+def test_open_games_are_public_lobbies_newest_first(store: Any) -> None:
     older = game("g_0000000000000001")
     newer = replace(game("g_0000000000000002"), created_at="2026-03-01T12:00:01.000+00:00")
     private = game("g_0000000000000003", visibility=Visibility.PRIVATE)
@@ -88,22 +88,22 @@ def test_open_games_are_public_lobbies_newest_first(store: Store) -> None:
     assert [g.game_id for g in store.list_open_games(1)] == [newer.game_id]
 
 
-def started_game(store: Store, game_id: str = "g_0000000000000001", due_at: int = 1_000) -> GameRecord:
+def started_game(store: Any, game_id: str = "g_0000000000000001", due_at: int = 1_000) -> GameRecord:
     record = game(game_id)
     store.create_game(record)
     for seat in ("p_a", "p_b"):
         current = store.load_game(record.game_id)
         assert current is not None
-        store.save_game(joined(current, seat), expected_version=current.version, joined=[seat])
+        store.save_game(GameWrite(joined(current, seat), expected_version=current.version, joined=[seat]))
     current = store.load_game(record.game_id)
     assert current is not None
     started = replace(current, state=engine.apply(current.state, Start("p_host"), now=0).state)
     started.due_at = due_at
-    store.save_game(started, expected_version=current.version, expected_due_at=None)
+    store.save_game(GameWrite(started, expected_version=current.version, expected_due_at=None))
     return started
 
 
-def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_time_comes(store: Store) -> None:
+def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_time_comes(store: Any) -> None:
     record = started_game(store)
     shard = shard_of(record.game_id)
 
@@ -112,7 +112,7 @@ def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_time_comes(
     assert store.due_page(shard, 1_000, limit=10) == ([(record.game_id, 1_000)], None)
 
 
-def test_the_due_entry_moves_only_while_game_and_entry_are_as_the_sweep_saw_them(store: Store) -> None:
+def test_the_due_entry_moves_only_while_game_and_entry_are_as_the_sweep_saw_them(store: Any) -> None:
     record = started_game(store)
     shard = shard_of(record.game_id)
 
@@ -123,12 +123,12 @@ def test_the_due_entry_moves_only_while_game_and_entry_are_as_the_sweep_saw_them
     assert store.due_page(shard, 2_000, limit=10) == ([(record.game_id, 2_000)], None)
     # A move that read the old entry must not put it back: its write fails as a lost race.
     with pytest.raises(VersionConflict):
-        store.save_game(record, expected_version=record.version, expected_due_at=1_000)
+        store.save_game(GameWrite(record, expected_version=record.version, expected_due_at=1_000))
     assert store.set_due(record.game_id, version=record.version, expected=2_000, due_at=None)
     assert store.due_page(shard, 10**10, limit=10) == ([], None)
 
 
-def test_a_due_shard_is_read_in_pages_in_due_order(store: Store) -> None:
+def test_a_due_shard_is_read_in_pages_in_due_order(store: Any) -> None:
     ids = [f"g_{n:016x}" for n in range(40)]
     shard = shard_of(ids[0])
     same = [g for g in ids if shard_of(g) == shard][:3]
@@ -166,7 +166,7 @@ def entry(
     )
 
 
-def finish_for(store: Store, player_id: str, count: int) -> list[str]:
+def finish_for(store: Any, player_id: str, count: int) -> list[str]:
     """`count` games that `player_id` finished, one a minute; their ids, oldest first."""
     ids = []
     for n in range(count):
@@ -180,7 +180,7 @@ def finish_for(store: Store, player_id: str, count: int) -> list[str]:
     return ids
 
 
-def test_a_new_games_inbox_entry_is_read_back_without_reading_the_game(store: Store) -> None:
+def test_a_new_games_inbox_entry_is_read_back_without_reading_the_game(store: Any) -> None:
     record = game()
     mine = replace(
         entry(record, "p_host", phase=Phase.LOBBY),
@@ -192,16 +192,16 @@ def test_a_new_games_inbox_entry_is_read_back_without_reading_the_game(store: St
     assert store.active_memberships("p_a") == []
 
 
-def test_a_joining_players_first_entry_goes_in_with_their_membership(store: Store) -> None:
+def test_a_joining_players_first_entry_goes_in_with_their_membership(store: Any) -> None:
     record = game()
     store.create_game(record)
     seated = joined(record, "p_a")
     mine = entry(seated, "p_a", phase=Phase.LOBBY, version=seated.version)
-    store.save_game(seated, expected_version=0, joined=["p_a"], memberships=[mine])
+    store.save_game(GameWrite(seated, expected_version=0, joined=["p_a"], memberships=[mine]))
     assert store.active_memberships("p_a") == [mine]
 
 
-def test_an_entry_is_refreshed_by_a_newer_version_and_never_by_an_older_or_the_same(store: Store) -> None:
+def test_an_entry_is_refreshed_by_a_newer_version_and_never_by_an_older_or_the_same(store: Any) -> None:
     record = game()
     store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY, version=0)])
     newer = replace(entry(record, "p_host", phase=Phase.LOBBY, version=5), your_turn=True)
@@ -212,20 +212,20 @@ def test_an_entry_is_refreshed_by_a_newer_version_and_never_by_an_older_or_the_s
     assert store.active_memberships("p_host") == [newer]
 
 
-def test_no_entry_is_written_for_a_player_who_is_not_a_member(store: Store) -> None:
+def test_no_entry_is_written_for_a_player_who_is_not_a_member(store: Any) -> None:
     record = game()
     store.create_game(record)
     seated = joined(record, "p_a")
-    store.save_game(seated, expected_version=0, joined=["p_a"])
+    store.save_game(GameWrite(seated, expected_version=0, joined=["p_a"]))
     gone = replace(seated, state=engine.apply(seated.state, Leave("p_a"), now=0).state)
-    store.save_game(gone, expected_version=1, left=["p_a"])
+    store.save_game(GameWrite(gone, expected_version=1, left=["p_a"]))
     assert store.refresh_entries([entry(gone, "p_a", phase=Phase.LOBBY, version=3)]) == 0
     assert store.refresh_entries([entry(gone, "p_b", phase=Phase.LOBBY, version=3)]) == 0
     assert store.active_memberships("p_a") == []
     assert store.active_memberships("p_b") == []
 
 
-def test_a_finished_game_leaves_the_active_entries_for_the_history(store: Store) -> None:
+def test_a_finished_game_leaves_the_active_entries_for_the_history(store: Any) -> None:
     record = game()
     store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY)])
     done = entry(
@@ -240,7 +240,7 @@ def test_a_finished_game_leaves_the_active_entries_for_the_history(store: Store)
     assert store.active_memberships("p_host") == []
 
 
-def test_finished_games_come_newest_first_a_page_at_a_time(store: Store) -> None:
+def test_finished_games_come_newest_first_a_page_at_a_time(store: Any) -> None:
     ids = finish_for(store, "p_old", 5)
     first, after = store.finished_memberships("p_old", 2, None)
     assert [m.game_id for m in first] == ids[:-3:-1]
@@ -251,37 +251,39 @@ def test_finished_games_come_newest_first_a_page_at_a_time(store: Store) -> None
     assert last is None  # a full last page promises nothing more
 
 
-def test_a_game_stamp_has_the_version_visibility_and_members_without_the_state(store: Store) -> None:
+def test_a_game_stamp_has_the_version_visibility_and_members_without_the_state(store: Any) -> None:
     record = game(visibility=Visibility.PRIVATE)
     store.create_game(record)
-    store.save_game(joined(record, "p_a"), expected_version=0, joined=["p_a"])
+    store.save_game(GameWrite(joined(record, "p_a"), expected_version=0, joined=["p_a"]))
     assert store.game_stamp(record.game_id) == GameStamp(1, Visibility.PRIVATE, frozenset({"p_host", "p_a"}))
     assert store.game_stamp("g_ffffffffffffffff") is None
 
 
-def test_the_active_inbox_reads_only_active_entries_however_long_the_history(store: Store) -> None:
+def test_the_active_inbox_reads_only_active_entries_however_long_the_history(store: Any) -> None:
     finish_for(store, "p_veteran", 30)
     lobby = game("g_00000000000000ff")
     store.create_game(lobby, memberships=[entry(lobby, "p_host", phase=Phase.LOBBY)])
     live = joined(lobby, "p_veteran")
     store.save_game(
-        live,
-        expected_version=lobby.version,
-        joined=["p_veteran"],
-        memberships=[entry(live, "p_veteran", phase=Phase.LOBBY, version=live.version)],
+        GameWrite(
+            live,
+            expected_version=lobby.version,
+            joined=["p_veteran"],
+            memberships=[entry(live, "p_veteran", phase=Phase.LOBBY, version=live.version)],
+        )
     )
-    scanned = counting_queries(store) if isinstance(store, DynamoGameStore) else None
+    scanned = counting_queries(store) if isinstance(store, AllTablePorts) else None
     assert [m.game_id for m in store.active_memberships("p_veteran")] == [live.game_id]
     if scanned is not None:
         assert scanned == [1]  # the items DynamoDB read (and billed): the one active entry, not 31
 
 
-def counting_queries(store: DynamoGameStore) -> list[int]:
+def counting_queries(store: AllTablePorts) -> list[int]:
     """The ScannedCount of every query the store makes from now on (the client is rebuilt per test)."""
     scanned: list[int] = []
 
     def record(parsed: dict[str, Any], **_: Any) -> None:
         scanned.append(parsed["ScannedCount"])
 
-    store.client.meta.events.register("after-call.dynamodb.Query", record)
+    store.parts[0].client.meta.events.register("after-call.dynamodb.Query", record)
     return scanned

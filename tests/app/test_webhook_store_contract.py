@@ -7,11 +7,10 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from app.aws.dynamodb.store import DynamoGameStore
 from app.core.errors import StoreUnavailable
 from app.core.records import FeedItem, PlayerRecord
-from app.games.ports import Store
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
+from tests.support.services import AllTablePorts
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 GAME = "g_0000000000000001"
@@ -32,7 +31,7 @@ def item(player_id: str, version: int, index: int) -> FeedItem:
     return FeedItem(GAME, player_id, f"{version:010d}.{index:03d}", f'{{"v":{version},"i":{index}}}')
 
 
-def test_a_player_may_hold_webhooks_up_to_the_limit_and_deleting_one_frees_a_slot(store: Store) -> None:
+def test_a_player_may_hold_webhooks_up_to_the_limit_and_deleting_one_frees_a_slot(store: Any) -> None:
     store.create_player(PlayerRecord("p_1", "Ada", "hash", STAMP))
     assert [store.create_webhook(webhook(n), max_per_player=2) for n in range(3)] == [True, True, False]
     assert [w.webhook_id for w in store.list_webhooks("p_1")] == [
@@ -45,7 +44,7 @@ def test_a_player_may_hold_webhooks_up_to_the_limit_and_deleting_one_frees_a_slo
     assert not store.create_webhook(webhook(9, "p_nobody"), max_per_player=2)
 
 
-def test_failures_in_a_row_disable_a_webhook_and_a_success_resets_the_count(store: Store) -> None:
+def test_failures_in_a_row_disable_a_webhook_and_a_success_resets_the_count(store: Any) -> None:
     store.create_player(PlayerRecord("p_1", "Ada", "hash", STAMP))
     store.create_webhook(webhook(1), max_per_player=5)
     hook_id = webhook(1).webhook_id
@@ -72,7 +71,7 @@ def test_failures_in_a_row_disable_a_webhook_and_a_success_resets_the_count(stor
     )
 
 
-def test_a_feed_is_read_in_order_after_a_cursor_for_one_player_only(store: Store) -> None:
+def test_a_feed_is_read_in_order_after_a_cursor_for_one_player_only(store: Any) -> None:
     written = [item("p_1", 3, 1), item("p_1", 3, 0), item("p_1", 12, 0), item("p_2", 3, 0), item("p_1", 4, 0)]
     store.put_feed_items(written, expires_at=None)
     store.put_feed_items([item("p_1", 3, 0)], expires_at=None)  # written again by a retried batch
@@ -96,7 +95,7 @@ def test_a_throttled_table_is_store_unavailable_for_webhooks_and_the_feed_too() 
 
             return refuse
 
-    store = DynamoGameStore("dixit-test", client=ThrottledClient())  # type: ignore[arg-type]
+    store = AllTablePorts("dixit-test", client=ThrottledClient())
     attempt = DeliveryAttempt(
         webhook_id="wh_1",
         delivery_id="dlv_1",

@@ -10,12 +10,13 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from app.core.errors import VersionConflict
 from app.core.records import FeedItem, GameRecord, GameStamp, Membership, PlayerRecord, StoredAnswer
 from app.games.due_index import shard_of
-from app.games.ports import due_entry, finished_key, lobby_key
+from app.games.keys import due_entry, finished_key, lobby_key
+from app.games.ports import GameWrite
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 from dixit.state import GameState, Phase, RoundResult
 
@@ -128,19 +129,9 @@ class MemoryGameStore:
                 self._entries.get(entry.player_id, {}).pop(entry.game_id, None)
                 self._history.setdefault(entry.player_id, {})[finished_key(entry)] = entry
 
-    def save_game(
-        self,
-        record: GameRecord,
-        *,
-        expected_version: int,
-        joined: Sequence[str] = (),
-        left: Sequence[str] = (),
-        finished_round: RoundResult | None = None,
-        expected_due_at: int | Literal["unchanged"] | None = "unchanged",
-        answer: StoredAnswer | None = None,
-        memberships: Sequence[Membership] = (),
-    ) -> None:
-        expected_due = record.due_at if expected_due_at == "unchanged" else expected_due_at
+    def save_game(self, write: GameWrite) -> None:
+        record, expected_version, expected_due = write.record, write.expected_version, write.due_condition
+        finished_round, answer = write.finished_round, write.answer
         with self._lock:
             stored = self._games.get(record.game_id)
             if stored is None or stored.version != expected_version:
@@ -153,12 +144,12 @@ class MemoryGameStore:
             self._check_key_free(answer, record)
             self._put(record)
             self._keep(answer)
-            for player_id in joined:
+            for player_id in write.joined:
                 self._members.setdefault(player_id, set()).add(record.game_id)
-            for player_id in left:
+            for player_id in write.left:
                 self._members.get(player_id, set()).discard(record.game_id)
                 self._entries.get(player_id, {}).pop(record.game_id, None)
-            self._write_entries(record.game_id, memberships)
+            self._write_entries(record.game_id, write.memberships)
             if finished_round is not None:
                 rounds[finished_round.number] = finished_round
 

@@ -10,9 +10,9 @@ from typing import Any
 import boto3
 import pytest
 
+from app import bootstrap
 from app.core.records import PlayerRecord
 from app.core.services import Services
-from app.core.settings import get_settings
 from app.feed.events import Event, derive_events
 from app.webhooks import ssrf
 from app.webhooks.dispatch import WebhookMessage, backoff_seconds, deliver, enqueue_events
@@ -31,12 +31,12 @@ NOW = 1_800_000_000  # epoch seconds: the rules core takes the time from its cal
 
 
 def services() -> Services:
-    return Services.from_settings(get_settings())
+    return bootstrap.services()
 
 
 def player() -> PlayerRecord:
     client = Client("Webhook owner").register()
-    found = services().store.get_player(client.player_id)
+    found = services().players.get_player(client.player_id)
     assert found is not None
     return found
 
@@ -100,7 +100,7 @@ def test_a_delivery_is_signed_and_its_signature_verifies_only_within_the_replay_
     assert not verify(secret, header, body, now=timestamp + REPLAY_WINDOW_SECONDS + 1)
     assert not verify(secret, header, body.replace(b"turn.owed", b"turn.owes"), now=timestamp)
     assert not verify("whsec_someone_else", header, body, now=timestamp)
-    [attempt] = services().store.list_delivery_attempts(webhook.webhook_id, 10)
+    [attempt] = services().webhooks.list_delivery_attempts(webhook.webhook_id, 10)
     assert (attempt.outcome, attempt.status, attempt.attempt, attempt.next_retry_at) == (
         "delivered",
         "200",
@@ -120,11 +120,11 @@ def test_a_receiver_500_is_retried_after_a_backoff_held_in_the_message_visibilit
     first = queues.receive()
     assert run_function(queues, first) == [first[0]["MessageId"]]
     assert queues.receive() == []  # hidden for the backoff, not redelivered at once
-    [failed] = services().store.list_delivery_attempts(webhook.webhook_id, 10)
+    [failed] = services().webhooks.list_delivery_attempts(webhook.webhook_id, 10)
     assert (failed.outcome, failed.status) == ("failed", "500")
     assert failed.next_retry_at is not None
     assert failed.next_retry_at > failed.attempted_at
-    health = services().store.get_webhook(owner.player_id, webhook.webhook_id)
+    health = services().webhooks.get_webhook(owner.player_id, webhook.webhook_id)
     assert health is not None
     assert health.consecutive_failures == 1
 
@@ -134,7 +134,7 @@ def test_a_receiver_500_is_retried_after_a_backoff_held_in_the_message_visibilit
     assert run_function(queues, second) == []
     assert [r.headers["Dixit-Attempt"] for r in receiver.requests] == ["1", "2"]
     assert len({r.headers["Dixit-Delivery"] for r in receiver.requests}) == 1  # one id: receivers dedupe
-    healed = services().store.get_webhook(owner.player_id, webhook.webhook_id)
+    healed = services().webhooks.get_webhook(owner.player_id, webhook.webhook_id)
     assert healed is not None
     assert (healed.consecutive_failures, healed.last_status) == (0, "200")
 
@@ -148,7 +148,7 @@ def test_a_receiver_that_does_not_answer_within_the_timeout_is_retried(
     enqueue_events(services(), queue(queues), start_events(owner))
     first = queues.receive()
     assert run_function(queues, first) == [first[0]["MessageId"]]
-    [attempt] = services().store.list_delivery_attempts(webhook.webhook_id, 10)
+    [attempt] = services().webhooks.list_delivery_attempts(webhook.webhook_id, 10)
     assert (attempt.outcome, attempt.status) == ("failed", "timeout")
     queues.show_again(first[0])
     assert run_function(queues, queues.receive()) == []
@@ -168,7 +168,7 @@ def test_twenty_consecutive_failures_disable_the_webhook_and_later_messages_are_
     outcomes = [deliver(services(), queue(queues), message, attempt=n) for n in range(1, 21)]
     assert all(type(o).__name__ == "RetryLater" for o in outcomes[:19])
     assert outcomes[19].outcome == "failed"  # type: ignore[union-attr]
-    disabled = services().store.get_webhook(owner.player_id, webhook.webhook_id)
+    disabled = services().webhooks.get_webhook(owner.player_id, webhook.webhook_id)
     assert disabled is not None
     assert (disabled.disabled, disabled.consecutive_failures) == (True, 20)
     assert disabled.disabled_at is not None
@@ -176,7 +176,7 @@ def test_twenty_consecutive_failures_disable_the_webhook_and_later_messages_are_
     after = deliver(services(), queue(queues), message, attempt=21)
     assert after.outcome == "dropped"  # type: ignore[union-attr]
     assert len(receiver.requests) == 20
-    assert services().store.list_delivery_attempts(webhook.webhook_id, 1)[0].status == "webhook_disabled"
+    assert services().webhooks.list_delivery_attempts(webhook.webhook_id, 1)[0].status == "webhook_disabled"
 
 
 def test_a_delivery_still_failing_after_24_hours_goes_to_the_dead_letter_queue(
@@ -195,7 +195,7 @@ def test_a_delivery_still_failing_after_24_hours_goes_to_the_dead_letter_queue(
     [dead] = queues.receive(queues.dlq_url)
     assert WebhookMessage.from_json(dead["Body"]).delivery_id == "dlv_y"
     assert dead["MessageAttributes"]["reason"]["StringValue"].startswith("gave up after 1 attempts: 500")
-    assert services().store.list_delivery_attempts(webhook.webhook_id, 1)[0].outcome == "gave_up"
+    assert services().webhooks.list_delivery_attempts(webhook.webhook_id, 1)[0].outcome == "gave_up"
 
 
 def test_a_name_that_resolves_to_the_metadata_address_at_delivery_time_is_not_called(
@@ -208,7 +208,7 @@ def test_a_name_that_resolves_to_the_metadata_address_at_delivery_time_is_not_ca
     enqueue_events(services(), queue(queues), start_events(owner))
     assert len(run_function(queues, queues.receive())) == 1
     assert receiver.requests == []
-    [attempt] = services().store.list_delivery_attempts(webhook.webhook_id, 10)
+    [attempt] = services().webhooks.list_delivery_attempts(webhook.webhook_id, 10)
     assert (attempt.outcome, attempt.status) == ("failed", "webhook_url_forbidden_address")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import boto3
 import pytest
 
+from app import bootstrap
 from app.feed.changes import handle_change
 from app.webhooks.signing import verify
 from tests.api.client import Client, FakeContext
@@ -36,7 +37,7 @@ class Stream:
         )["Item"]
         new = {"state": item["state"]["S"], "version": int(item["version"]["N"])}
         if self.seen is None or self.seen["version"] != new["version"]:
-            handle_change(self.seen, new)
+            handle_change(self.seen, new, bootstrap.services())
             self.changes.append((self.seen, new))
             self.seen = new
 
@@ -170,5 +171,5 @@ def test_replaying_a_stream_change_writes_no_second_copy_to_the_feed(
     clients, stream, _ = played
     before = feed(clients[0], stream.game_id)
     for old, new in stream.changes:  # every record seen again, as retried stream batches would
-        handle_change(old, new)
+        handle_change(old, new, bootstrap.services())
     assert [e["id"] for e in feed(clients[0], stream.game_id)] == [e["id"] for e in before]

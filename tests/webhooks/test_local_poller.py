@@ -5,7 +5,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from app.core.services import Services
+from app import bootstrap
 from app.core.settings import get_settings
 from app.webhooks.dispatch import enqueue_events
 from app.webhooks.queue import WebhookQueue
@@ -30,8 +30,8 @@ def test_the_local_poller_deletes_what_was_delivered_and_leaves_a_failure_to_com
 
     monkeypatch.setenv("WEBHOOK_RETRY_BASE_SECONDS", "1")  # the backoff passes within a second or two
     get_settings.cache_clear()
-    services = Services.from_settings(get_settings())
-    owner = services.store.get_player(Client("Local owner").register().player_id)
+    services = bootstrap.services()
+    owner = services.players.get_player(Client("Local owner").register().player_id)
     assert owner is not None
     subscribe(services, owner, receiver.url, ("turn.owed",))
     receiver.script = [500]

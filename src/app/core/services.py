@@ -1,19 +1,29 @@
-"""The adapters one invocation works with, assembled from settings (tests pass their own)."""
+"""What a use case works with: the settings, one port per feature's storage and channel, and the clock.
+
+Only protocols: `app.bootstrap` builds the real adapters, tests hand in their doubles.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from app.aws.dynamodb.decks import DeckStore
-from app.aws.dynamodb.store import DynamoGameStore
 from app.core.deadline import DEFAULT_SECONDS, Deadline
-from app.core.settings import AppSettings
-from app.decks.card_images import CardImages, shared_card_images
-from app.games.ports import Store
-from app.notify.channels import Notifier
+
+if TYPE_CHECKING:
+    from app.core.settings import AppSettings
+    from app.decks.card_images import CardImages
+    from app.decks.ports import DeckStore
+    from app.feed.ports import FeedStore
+    from app.games.ports import GameStore, InboxStore
+    from app.notify.channels import Notifier
+    from app.notify.ports import NotificationStore
+    from app.players.ports import PlayerStore
+    from app.webhooks.ports import WebhookStore
+    from app.webhooks.queue import WebhookQueue
 
 
 def utc_now() -> datetime:
@@ -23,37 +33,29 @@ def utc_now() -> datetime:
 @dataclass(slots=True)
 class Services:
     settings: AppSettings
-    store: Store
+    games: GameStore
+    players: PlayerStore
+    inbox: InboxStore
+    webhooks: WebhookStore
+    feed: FeedStore
+    decks: DeckStore
+    notifications: NotificationStore
+    push: Notifier
+    webhook_queue: WebhookQueue
     images: CardImages
-    notifier: Notifier
-    # Looked up at each construction, so a simulation can swap the module's clock for a fake one.
-    clock: Callable[[], datetime] = field(default_factory=lambda: utc_now)
-    decks: DeckStore | None = None
+    # Looked up at each call, so a simulation can swap the module's clock for a fake one.
+    clock: Callable[[], datetime] = field(default=lambda: utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).
     deadline: Deadline = field(default_factory=lambda: Deadline.after(DEFAULT_SECONDS))
     pause: Callable[[float], None] = field(default=time.sleep)
 
-    @classmethod
-    def from_settings(cls, settings: AppSettings, deadline: Deadline | None = None) -> Services:
-        return cls(
-            settings=settings,
-            store=DynamoGameStore(settings.table_name),
-            images=shared_card_images(
-                settings.card_bucket,
-                settings.image_url_ttl_seconds,
-                settings.image_url_window_seconds,
-                settings.card_image_base_url,
-            ),
-            notifier=Notifier(settings.nudge_topic_arn),
-            decks=DeckStore(settings.table_name),
-            deadline=deadline or Deadline.after(DEFAULT_SECONDS),
-        )
+    def until(self, deadline: Deadline) -> Services:
+        """The same adapters for a request that may retry until `deadline`."""
+        return replace(self, deadline=deadline)
 
-    @property
-    def deck_store(self) -> DeckStore:
-        if self.decks is None:
-            self.decks = DeckStore(self.settings.table_name)
-        return self.decks
+    def at(self, clock: Callable[[], datetime]) -> Services:
+        """The same adapters on another clock (the sweep's: the time it was scheduled for)."""
+        return replace(self, clock=clock)
 
     def now_iso(self) -> str:
         # Milliseconds: lobbies are listed newest first by this stamp.

@@ -13,7 +13,6 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
@@ -108,12 +107,6 @@ def presign_get(signer: Signer, bucket: str, key: str, *, signed_at: int, expire
     )
     signature = hmac.new(key_bytes, to_sign.encode(), hashlib.sha256).hexdigest()
     return f"{parts.scheme}://{parts.netloc}{path}?{canonical_query}&X-Amz-Signature={signature}"
-
-
-@cache
-def shared_card_images(bucket: str, ttl_seconds: int, window_seconds: int, base_url: str) -> CardImages:
-    """One CardImages per configuration for the whole process: its memo outlives an invocation."""
-    return CardImages(bucket, ttl_seconds, window_seconds=window_seconds, base_url=base_url)
 
 
 class CardImages:

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.aws.dynamodb.decks import CardState, CardStatus, DeckRecord, DeckStore
 from app.core.errors import Conflict, Forbidden, NotFound
 from app.core.records import PlayerRecord
 from app.decks.card_images import CardImages
+from app.decks.ports import CardState, CardStatus, DeckRecord, DeckStore
 from dixit.cards import OFFICIAL_DECKS, is_deck_id
 from dixit.errors import InvalidMoveError
 from dixit.limits import MAX_CUSTOM_DECK_CARDS, MIN_CUSTOM_DECK_CARDS

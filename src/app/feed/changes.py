@@ -9,10 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.services import Services
-from app.core.settings import get_settings
 from app.core.telemetry import logger
 from app.feed import feed
-from app.webhooks.queue import WebhookQueue
 from dixit.state import GameState
 
 
@@ -24,21 +22,17 @@ def _state(image: dict[str, Any] | None) -> GameState | None:
 def handle_change(
     old_image: dict[str, Any] | None,
     new_image: dict[str, Any] | None,
-    services: Services | None = None,
-    queue: WebhookQueue | None = None,
+    services: Services,
 ) -> int:
     """Feed and webhooks for one change of a game item (deserialized images); how many events it made."""
     new = _state(new_image)
     if new is None:
         return 0  # a deleted game item: nothing happened in the game
-    settings = get_settings()
-    services = services or Services.from_settings(settings)
-    queue = queue or WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url)
     # The commit time, not now: a replayed record then rewrites exactly the same events.
     committed_at = (new_image or {}).get("updated_at")
     events = feed.record_change(
         services,
-        queue,
+        services.webhook_queue,
         _state(old_image),
         new,
         occurred_at=committed_at if isinstance(committed_at, str) else None,

@@ -77,9 +77,9 @@ def record_change(
     expires_at = None
     if finished:
         expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
-    services.store.put_feed_items(feed_items(events), expires_at=expires_at)
+    services.feed.put_feed_items(feed_items(events), expires_at=expires_at)
     if finished and (old is None or old.phase is not Phase.FINISHED):
-        services.store.expire_feed(new.game_id, expires_at=expires_at or 0)
+        services.feed.expire_feed(new.game_id, expires_at=expires_at or 0)
     if events:
         enqueue_events(services, queue, events)
     return events
@@ -98,7 +98,7 @@ def record_sweep_events(
     expires_at = None
     if finished:
         expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
-    services.store.put_feed_items(feed_items(events, first), expires_at=expires_at)
+    services.feed.put_feed_items(feed_items(events, first), expires_at=expires_at)
     enqueue_events(services, queue, events)
 
 
@@ -123,7 +123,7 @@ def feed_of(
     """The viewer's copy of the game's events after the cursor, oldest first."""
     record = load_game(services, game_id)
     start = check_cursor(after)
-    items = services.store.list_feed(game_id, viewer.player_id, after=start, limit=limit)
+    items = services.feed.list_feed(game_id, viewer.player_id, after=start, limit=limit)
     if not items and not start and record.state.player(viewer.player_id) is None:
         # Someone who never was a member has no feed; a past member keeps theirs.
         raise Forbidden("not_a_member", "only the game's players have an event feed")

@@ -22,14 +22,14 @@ def answer_once(
     if key is None:
         return compute()
     now = services.now_epoch()
-    stored = services.store.get_answer(key.key_id, now=now)
+    stored = services.games.get_answer(key.key_id, now=now)
     if stored is not None:
         return key.replay(stored, services.images)
     body = compute()
     ttl = services.settings.idempotency_ttl_seconds
-    if not services.store.put_answer(key.answer(body, now=now, ttl_seconds=ttl), now=now):
+    if not services.games.put_answer(key.answer(body, now=now, ttl_seconds=ttl), now=now):
         # The same key, sent twice at once: the first answer stored is the one every retry gets.
-        stored = services.store.get_answer(key.key_id, now=now)
+        stored = services.games.get_answer(key.key_id, now=now)
         if stored is not None:
             return key.replay(stored, services.images)
     return body

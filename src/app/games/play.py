@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.core.errors import (
@@ -26,11 +26,15 @@ from app.core.errors import (
 from app.core.records import GameRecord, GameStamp, InboxPage, PlayerRecord, StoredAnswer, Visibility
 from app.core.services import Services
 from app.core.telemetry import count, logger
+from app.decks.card_images import CardImages
 from app.decks.custom import custom_decks_for_game
 from app.games import due_index
 from app.games import inbox as inbox_entries
 from app.games.idempotency import RequestKey
+from app.games.ports import GameWrite
+from app.games.presenters import game as present_game
 from dixit import engine
+from dixit.engine import Applied
 from dixit.moves import Move
 from dixit.settings import Settings
 from dixit.state import RoundResult
@@ -45,8 +49,45 @@ BACKOFF_CAP = 0.4
 # An attempt is only started with this much of the budget left: enough for a read and a write.
 ATTEMPT_RESERVE = 0.5
 
-# What a keyed request stores and answers: the handler's presentation of the game it produced.
-Present = Callable[[GameRecord], dict[str, Any]]
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one attempt writes, judged on the game as just read."""
+
+    applied: Applied
+    due_at: int | None
+    # The sweep stamps its scheduled time; a player's move, the clock's.
+    updated_at: str | None = None
+
+
+Judge = Callable[[GameRecord], Step | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What the move path did: the game as written (or as found), or the answer a keyed request stored.
+
+    `applied` is None when nothing was written by this call: a replayed answer, an earlier attempt's
+    write that had landed, or a judge that found nothing left to do.
+    """
+
+    record: GameRecord | None = None
+    answer: dict[str, Any] | None = None
+    applied: Applied | None = None
+    previous: GameRecord | None = None
+
+    def view(self, images: CardImages, viewer_id: str | None) -> dict[str, Any]:
+        """The answer's body: the stored one, else the game as `viewer_id` sees it."""
+        if self.answer is not None:
+            return self.answer
+        assert self.record is not None  # a Played carries one or the other
+        return view_of(self.record, viewer_id, images)
+
+
+def view_of(record: GameRecord, viewer_id: str | None, images: CardImages) -> dict[str, Any]:
+    """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores)."""
+    body: dict[str, Any] = present_game(record, viewer_id, images).model_dump(mode="json")
+    return body
 
 
 def new_game_id() -> str:
@@ -71,11 +112,11 @@ def _backoff(services: Services, attempt: int) -> bool:
 
 
 def _stored_answer(
-    services: Services, key: RequestKey | None, present: Present | None, record: GameRecord
+    services: Services, key: RequestKey | None, viewer_id: str | None, record: GameRecord
 ) -> tuple[dict[str, Any] | None, StoredAnswer | None]:
-    if key is None or present is None:
+    if key is None:
         return None, None
-    body = present(record)
+    body = view_of(record, viewer_id, services.images)
     ttl = services.settings.idempotency_ttl_seconds
     return body, key.answer(body, now=services.now_epoch(), ttl_seconds=ttl)
 
@@ -83,7 +124,7 @@ def _stored_answer(
 def _replay(services: Services, key: RequestKey | None) -> dict[str, Any] | None:
     if key is None:
         return None
-    stored = services.store.get_answer(key.key_id, now=services.now_epoch())
+    stored = services.games.get_answer(key.key_id, now=services.now_epoch())
     return None if stored is None else key.replay(stored, services.images)
 
 
@@ -99,22 +140,17 @@ def create_game(
     move_timeout_hours: int | None = None,
     timeout_policy: str | None = None,
     key: RequestKey | None = None,
-    present: Present | None = None,
-) -> GameRecord | dict[str, Any]:
-    """A new game with `player` as host; with `key`, the answer `present` makes, at most once per key.
-
-    Returns the record, or (with a key) the answer: the one stored by an earlier request with the same
-    key if there is one.
-    """
+) -> Played:
+    """A new game with `player` as host; with `key`, at most once per key (a repeat gets the first answer)."""
     replayed = _replay(services, key)
     if replayed is not None:
-        return replayed
+        return Played(answer=replayed)
     settings = Settings.build(
         rules,
         decks,
         max_players,
         target_score,
-        custom_decks=custom_decks_for_game(services.deck_store, player, decks),
+        custom_decks=custom_decks_for_game(services.decks, player, decks),
         move_timeout_hours=move_timeout_hours,
         timeout_policy=timeout_policy,
     )
@@ -136,28 +172,28 @@ def create_game(
         recent_requests=(request_id,),
     )
     record.due_at = due_index.at_creation(state, visibility, services.now_epoch())
-    body, answer = _stored_answer(services, key, present, record)
+    body, answer = _stored_answer(services, key, player.player_id, record)
     try:
-        services.store.create_game(
+        services.games.create_game(
             record, answer=answer, memberships=inbox_entries.seated_entries(record, [state.host_id])
         )
     except (VersionConflict, StoreUnavailable) as failed:
         # Did it land after all (an answer lost in transit, then a retry refused as a duplicate)?
-        landed = services.store.load_game(record.game_id)
+        landed = services.games.load_game(record.game_id)
         if landed is None or request_id not in landed.recent_requests:
             replayed = _replay(services, key)  # the same key, sent twice at once: the other one won
             if replayed is not None:
-                return replayed
+                return Played(answer=replayed)
             if isinstance(failed, StoreUnavailable):
                 raise
             raise Busy() from None
     count("GamesCreated")
     logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
-    return record if body is None else body
+    return Played(record, answer=body)
 
 
 def load_game(services: Services, game_id: str) -> GameRecord:
-    record = services.store.load_game(game_id)
+    record = services.games.load_game(game_id)
     if record is None:
         raise NotFound("game_not_found", f"there is no game {game_id}")
     return record
@@ -176,7 +212,7 @@ def game_stamp(services: Services, viewer: PlayerRecord, game_id: str) -> GameSt
 
     None sends the caller down the full read, which says why (not found, private).
     """
-    stamp = services.store.game_stamp(game_id)
+    stamp = services.games.game_stamp(game_id)
     if stamp is None:
         return None
     if viewer.player_id not in stamp.member_ids and stamp.visibility is Visibility.PRIVATE:
@@ -189,14 +225,14 @@ def list_rounds(
 ) -> tuple[GameRecord, list[RoundResult]]:
     """The finished rounds, with the game they belong to (it names the players they mention)."""
     record = visible_game(services, viewer, game_id)
-    return record, services.store.list_rounds(game_id)
+    return record, services.games.list_rounds(game_id)
 
 
 def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
     """Public lobbies with a free seat, newest first: the games a stranger can actually join."""
     return [
         record
-        for record in services.store.list_open_games(limit)
+        for record in services.games.list_open_games(limit)
         if len(record.state.players) < record.state.settings.max_players
     ]
 
@@ -209,45 +245,43 @@ def play(
     *,
     expected_version: int | None = None,
     invite_code: str | None = None,
-) -> GameRecord:
-    """Apply `move` for `player` with optimistic concurrency: the one way any move reaches a game.
+    key: RequestKey | None = None,
+) -> Played:
+    """Apply `player`'s `move`: the one way a player's move reaches a game.
 
     A lost race re-reads and re-applies the same move; if it is no longer legal the rule error says
     why. With `expected_version`, a changed game is StaleVersion instead: the caller asked for exactly
-    that version. A move that seats the player in a private game needs the game's `invite_code`.
+    that version. A move that seats the player in a private game needs the game's `invite_code`. With
+    `key`, the move applies at most once and its answer is stored with it (and replayed).
     """
-    record = _apply(services, player, game_id, move, expected_version, invite_code, None, None)
-    assert isinstance(record, GameRecord)
-    return record
+
+    def judge(record: GameRecord) -> Step:
+        if expected_version is not None and record.version != expected_version:
+            raise StaleVersion(record.version)
+        now = services.now_epoch()
+        applied = engine.apply(record.state, move, now=now)
+        if player.player_id in applied.joined:
+            _check_invite(record, invite_code)
+        return Step(applied, due_index.after_move(record, applied.state, now))
+
+    return apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
 
 
-def play_once(
+def apply_move(
     services: Services,
-    player: PlayerRecord,
     game_id: str,
-    move: Move,
+    judge: Judge,
     *,
-    key: RequestKey,
-    present: Present,
-    expected_version: int | None = None,
-    invite_code: str | None = None,
-) -> dict[str, Any]:
-    """`play` at most once per `key`: the answer `present` makes is stored with the move, and replayed."""
-    answer = _apply(services, player, game_id, move, expected_version, invite_code, key, present)
-    assert isinstance(answer, dict)
-    return answer
+    key: RequestKey | None = None,
+    viewer_id: str | None = None,
+    loaded: GameRecord | None = None,
+) -> Played:
+    """Load, judge, save conditionally, and retry within the request's time budget: every move's path,
+    a player's or the sweep's.
 
-
-def _apply(
-    services: Services,
-    player: PlayerRecord,
-    game_id: str,
-    move: Move,
-    expected_version: int | None,
-    invite_code: str | None,
-    key: RequestKey | None,
-    present: Present | None,
-) -> GameRecord | dict[str, Any]:
+    `judge` decides on each fresh read what to write (None: nothing any more). `loaded` spares the
+    first read when the caller has just made it. A keyed write stores `viewer_id`'s answer with it.
+    """
     request_id = new_request_id()
     failure: AppError = Busy()
     wrote = False
@@ -256,36 +290,35 @@ def _apply(
             break
         replayed = _replay(services, key)
         if replayed is not None:
-            return replayed
-        record = load_game(services, game_id)
+            return Played(answer=replayed)
+        record = loaded if loaded is not None and not attempt else load_game(services, game_id)
         if request_id in record.recent_requests:
             logger.info("a write whose answer was lost had landed", extra={"game_id": game_id})
-            return record
-        if expected_version is not None and record.version != expected_version:
-            raise StaleVersion(record.version)
-        now = services.now_epoch()
-        applied = engine.apply(record.state, move, now=now)
-        if player.player_id in applied.joined:
-            _check_invite(record, invite_code)
+            return Played(record)
+        step = judge(record)
+        if step is None:
+            return Played(record, previous=record)
         updated = replace(
             record,
-            state=applied.state,
-            updated_at=services.now_iso(),
+            state=step.applied.state,
+            updated_at=step.updated_at or services.now_iso(),
             recent_requests=_remember(record, request_id),
         )
-        updated.due_at = due_index.after_move(record, applied.state, now)
-        body, answer = _stored_answer(services, key, present, updated)
+        updated.due_at = step.due_at
+        body, answer = _stored_answer(services, key, viewer_id, updated)
         wrote = True
         try:
-            services.store.save_game(
-                updated,
-                expected_version=record.version,
-                expected_due_at=record.due_at,
-                joined=applied.joined,
-                left=applied.left,
-                finished_round=applied.finished_round,
-                answer=answer,
-                memberships=inbox_entries.seated_entries(updated, applied.joined),
+            services.games.save_game(
+                GameWrite(
+                    updated,
+                    expected_version=record.version,
+                    expected_due_at=record.due_at,
+                    joined=step.applied.joined,
+                    left=step.applied.left,
+                    finished_round=step.applied.finished_round,
+                    answer=answer,
+                    memberships=inbox_entries.seated_entries(updated, step.applied.joined),
+                )
             )
         except VersionConflict as conflict:
             count("ConflictsRetried")
@@ -302,9 +335,9 @@ def _apply(
             failure = unavailable
             continue
         count("MovesApplied")
-        if applied.game_finished:
+        if step.applied.game_finished:
             count("GamesFinished")
-        return updated if body is None else body
+        return Played(updated, answer=body, applied=step.applied, previous=record)
     if wrote:
         # Out of attempts or budget, but a write refused or failed in transit may have landed (botocore
         # retries a lost answer, and the retry fails its condition): one last look, so that a move
@@ -315,17 +348,15 @@ def _apply(
     raise failure
 
 
-def _landed(
-    services: Services, game_id: str, request_id: str, key: RequestKey | None
-) -> GameRecord | dict[str, Any] | None:
+def _landed(services: Services, game_id: str, request_id: str, key: RequestKey | None) -> Played | None:
     try:
         replayed = _replay(services, key)
         if replayed is not None:
-            return replayed
+            return Played(answer=replayed)
         record = load_game(services, game_id)
     except StoreUnavailable:
         return None
-    return record if request_id in record.recent_requests else None
+    return Played(record) if request_id in record.recent_requests else None
 
 
 def _check_invite(record: GameRecord, invite_code: str | None) -> None:
@@ -341,12 +372,12 @@ def _check_invite(record: GameRecord, invite_code: str | None) -> None:
 def inbox(services: Services, player: PlayerRecord) -> InboxPage:
     """The player's unfinished games, most urgent first: one query on their memberships, bounded by
     how many games they are in now, never by how many they ever played."""
-    return InboxPage(inbox_entries.most_urgent_first(services.store.active_memberships(player.player_id)))
+    return InboxPage(inbox_entries.most_urgent_first(services.inbox.active_memberships(player.player_id)))
 
 
 def finished_games(services: Services, player: PlayerRecord, cursor: str | None = None) -> InboxPage:
     """One page of the player's finished games, newest first."""
-    page, last = services.store.finished_memberships(
+    page, last = services.inbox.finished_memberships(
         player.player_id, inbox_entries.FINISHED_PAGE, inbox_entries.decode_cursor(cursor)
     )
     return InboxPage(page, inbox_entries.encode_cursor(last))

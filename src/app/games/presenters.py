@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from app.aws.dynamodb.decks import CardStatus, DeckRecord
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
 from app.decks.custom import NewDeck
+from app.decks.ports import CardStatus, DeckRecord
 from app.games.schemas import (
     Card,
     CardResultOut,

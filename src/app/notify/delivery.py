@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from app.aws.dynamodb.notify import Device, NotificationStore
 from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
 from app.core.records import PlayerRecord
-from app.core.settings import AppSettings
+from app.core.services import Services, utc_now
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Notifier, Platform
 from app.notify.messages import Kind, Notification, nudge
+from app.notify.ports import Device, NotificationStore
 from dixit.state import GameState
 from dixit.views import waiting_for
 
@@ -35,29 +35,16 @@ class Outcome(StrEnum):
     LIMITED = "limited"
 
 
-def _utc_now() -> datetime:
-    from app.core.services import utc_now  # app.core.services builds this module's neighbours: import late
-
-    return utc_now()
-
-
 @dataclass(slots=True)
 class Delivery:
     store: NotificationStore
     notifier: Notifier
-    clock: Callable[[], datetime] = field(default=_utc_now)
+    clock: Callable[[], datetime] = field(default=lambda: utc_now())
 
     @classmethod
-    def from_settings(cls, settings: AppSettings, clock: Callable[[], datetime] | None = None) -> Delivery:
-        notifier = Notifier(
-            settings.nudge_topic_arn,
-            platform_applications={
-                Platform.APNS: settings.apns_platform_application_arn,
-                Platform.APNS_SANDBOX: settings.apns_sandbox_platform_application_arn,
-                Platform.FCM: settings.fcm_platform_application_arn,
-            },
-        )
-        return cls(NotificationStore(settings.table_name), notifier, clock or _utc_now)
+    def of(cls, services: Services, clock: Callable[[], datetime] | None = None) -> Delivery:
+        """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
+        return cls(services.notifications, services.push, clock or services.clock)
 
     def now_epoch(self) -> int:
         return int(self.clock().timestamp())

@@ -35,10 +35,10 @@ def register(services: Services, name: str) -> tuple[PlayerRecord, str]:
     now = services.now_iso()
     record = PlayerRecord(player_id, check_name(name), _hash(secret), now, now)
     try:
-        services.store.create_player(record)
+        services.players.create_player(record)
     except VersionConflict:
         # Refused as a duplicate: our own write, whose answer was lost and retried, unless the id was taken.
-        if services.store.get_player(player_id) != record:
+        if services.players.get_player(player_id) != record:
             raise
     # The id travels in the token so authentication is one GetItem, not a token index.
     return record, f"{player_id}.{secret}"
@@ -59,12 +59,12 @@ def revoke_token(services: Services, player: PlayerRecord) -> None:
 
 
 def _replace_token(services: Services, player: PlayerRecord, new_hash: str, issued_at: str) -> None:
-    if services.store.replace_token(
+    if services.players.replace_token(
         player.player_id, old_hash=player.token_hash, new_hash=new_hash, issued_at=issued_at
     ):
         return
     # A write whose answer was lost is retried and fails its own condition: the stored hash tells.
-    stored = services.store.get_player(player.player_id)
+    stored = services.players.get_player(player.player_id)
     if stored is None or stored.token_hash != new_hash:
         raise Conflict("token_changed", "the token was rotated or revoked by another request")
 
@@ -84,7 +84,7 @@ def authenticate(services: Services, authorization: str | None) -> PlayerRecord:
     player_id, _, secret = token.strip().partition(".")
     if not player_id.startswith("p_") or not secret or len(player_id) > 40:
         raise NotAuthenticated("invalid_token", "the token is not valid")
-    player = services.store.get_player(player_id)
+    player = services.players.get_player(player_id)
     # Compare even when the player is unknown, so timing does not reveal which ids exist.
     expected = player.token_hash if player is not None else _hash("")
     if not hmac.compare_digest(expected, _hash(secret)) or player is None or not player.token_hash:

@@ -93,7 +93,7 @@ def enqueue_events(services: Services, queue: WebhookQueue, events: Iterable[Eve
     Raises RuntimeError when SQS refused some, so the consumer reports its stream record as failed and
     it is retried: delivery ids make the repeats harmless to receivers.
     """
-    messages = messages_for(events, services.store.list_webhooks, services.now_iso())
+    messages = messages_for(events, services.webhooks.list_webhooks, services.now_iso())
     refused = queue.send([m.to_json() for m in messages])
     if refused:
         raise RuntimeError(f"SQS refused {len(refused)} of {len(messages)} webhook messages")
@@ -131,14 +131,14 @@ def deliver(
     """One delivery attempt of `message` (its `attempt`-th receive); says whether to try again later."""
     settings = services.settings
     now = services.clock()
-    webhook = services.store.get_webhook(message.player_id, message.webhook_id)
+    webhook = services.webhooks.get_webhook(message.player_id, message.webhook_id)
     if webhook is None:
         return Finished("dropped")  # deleted since: nobody to tell, nowhere to record
 
     event_id, event_type = str(message.event.get("id", "")), str(message.event.get("type", ""))
 
     def record(outcome: Outcome, status: str, latency_ms: int | None, next_retry_at: str | None) -> None:
-        services.store.put_delivery_attempt(
+        services.webhooks.put_delivery_attempt(
             DeliveryAttempt(
                 webhook_id=webhook.webhook_id,
                 delivery_id=message.delivery_id,
@@ -176,7 +176,7 @@ def deliver(
         }
         outcome = post(target, body, headers, settings.webhook_timeout_seconds)
 
-    health = services.store.record_webhook_result(
+    health = services.webhooks.record_webhook_result(
         webhook.player_id,
         webhook.webhook_id,
         ok=outcome.ok,

@@ -59,7 +59,7 @@ def subscribe(
         secret=secret,
         created_at=services.now_iso(),
     )
-    if not services.store.create_webhook(record, max_per_player=MAX_WEBHOOKS_PER_PLAYER):
+    if not services.webhooks.create_webhook(record, max_per_player=MAX_WEBHOOKS_PER_PLAYER):
         raise Conflict(
             "webhook_limit_reached",
             f"a player may have at most {MAX_WEBHOOKS_PER_PLAYER} webhooks; delete one first",
@@ -68,11 +68,13 @@ def subscribe(
 
 
 def webhooks_of(services: Services, player: PlayerRecord) -> list[WebhookRecord]:
-    return sorted(services.store.list_webhooks(player.player_id), key=lambda w: (w.created_at, w.webhook_id))
+    return sorted(
+        services.webhooks.list_webhooks(player.player_id), key=lambda w: (w.created_at, w.webhook_id)
+    )
 
 
 def _own(services: Services, player: PlayerRecord, webhook_id: str) -> WebhookRecord:
-    record = services.store.get_webhook(player.player_id, check_webhook_id(webhook_id))
+    record = services.webhooks.get_webhook(player.player_id, check_webhook_id(webhook_id))
     if record is None:
         raise NotFound("webhook_not_found", "there is no such webhook")
     return record
@@ -83,7 +85,7 @@ def webhook_of(services: Services, player: PlayerRecord, webhook_id: str) -> Web
 
 
 def unsubscribe(services: Services, player: PlayerRecord, webhook_id: str) -> None:
-    if not services.store.delete_webhook(player.player_id, check_webhook_id(webhook_id)):
+    if not services.webhooks.delete_webhook(player.player_id, check_webhook_id(webhook_id)):
         raise NotFound("webhook_not_found", "there is no such webhook")
 
 
@@ -91,11 +93,11 @@ def rotate_secret(services: Services, player: PlayerRecord, webhook_id: str) -> 
     """A new secret replaces the old one at once; deliveries already queued are signed with the new one."""
     record = _own(services, player, webhook_id)
     secret = new_secret()
-    if not services.store.set_webhook_secret(player.player_id, record.webhook_id, secret):
+    if not services.webhooks.set_webhook_secret(player.player_id, record.webhook_id, secret):
         raise NotFound("webhook_not_found", "there is no such webhook")
     return record, secret
 
 
 def recent_attempts(services: Services, player: PlayerRecord, webhook_id: str) -> list[DeliveryAttempt]:
     record = _own(services, player, webhook_id)
-    return services.store.list_delivery_attempts(record.webhook_id, RECENT_ATTEMPTS)
+    return services.webhooks.list_delivery_attempts(record.webhook_id, RECENT_ATTEMPTS)

@@ -68,7 +68,7 @@ def create_deck(
 
     def compute() -> dict[str, object]:
         fresh = custom_decks.create_deck(
-            adapters.deck_store,
+            adapters.decks,
             adapters.images,
             player,
             name=body.name,
@@ -83,7 +83,7 @@ def create_deck(
     if made_now:
         new = made_now[0]
     else:
-        deck = custom_decks.owned_deck(adapters.deck_store, player, str(made["deck_id"]))
+        deck = custom_decks.owned_deck(adapters.decks, player, str(made["deck_id"]))
         new = custom_decks.with_upload_forms(deck, adapters.images)
     return to_response(
         {
@@ -105,5 +105,5 @@ def get_deck(deck_id: str, player: Caller, adapters: Adapters) -> Response[DeckD
     official = OFFICIAL_DECKS.get(deck_id)
     if official is not None:
         return json_response(official_deck_detail(official, adapters.images))
-    deck = custom_decks.owned_deck(adapters.deck_store, player, deck_id)
+    deck = custom_decks.owned_deck(adapters.decks, player, deck_id)
     return json_response(deck_detail(deck, adapters.images))

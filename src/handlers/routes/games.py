@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -33,7 +36,6 @@ from handlers.http import (
     json_response,
     location,
     poll_headers,
-    presenter,
     request_key,
     to_response,
 )
@@ -71,7 +73,6 @@ def create(
         move_timeout_hours=body.move_timeout_hours,
         timeout_policy=body.timeout_policy.value,
         key=request_key(request, player, key, body),
-        present=presenter(adapters, player.player_id),
     )
     answer = game_answer(adapters, made, player.player_id, status=201)
     # A replayed answer is the stored body, so the id comes from the body either way.
@@ -127,7 +128,7 @@ def get(
     etag = game_etag(record.game_id, record.version, player.player_id)
     if matches(if_none_match, etag):
         raise NotModified(etag, polling)
-    answer = game_answer(adapters, record, player.player_id)
+    answer = game_answer(adapters, games.Played(record), player.player_id)
     answer["headers"].update(polling)
     return to_response(answer)
 
@@ -145,155 +146,128 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
     return json_response(Rounds(rounds=[round_result(r, names, adapters.images) for r in results]))
 
 
+@dataclass(frozen=True, slots=True)
+class MoveRoute:
+    """One move's route: every move shares the same handling (`_play`), only these differ."""
+
+    name: str  # the handler's name, which the OpenAPI operationId is made from
+    path: str
+    tag: str
+    summary: str
+    make: Callable[[PlayerRecord, Any], moves.Move]
+    body: Any = None  # the body's model; None: the route takes no body
+    optional_body: bool = False
+    invite_code: Callable[[Any], str | None] = lambda body: None
+
+
+MOVE_ROUTES = (
+    MoveRoute(
+        "join",
+        "/games/<game_id>/join",
+        "lobby",
+        "Take the next seat",
+        lambda player, body: moves.Join(player.player_id, player.name),
+        body=JoinGame | None,
+        optional_body=True,
+        invite_code=lambda body: body.invite_code if body else None,
+    ),
+    MoveRoute(
+        "leave",
+        "/games/<game_id>/leave",
+        "lobby",
+        "Leave before the game starts",
+        lambda player, body: moves.Leave(player.player_id),
+    ),
+    MoveRoute(
+        "start",
+        "/games/<game_id>/start",
+        "lobby",
+        "Deal and start (host, 3+ players)",
+        lambda player, body: moves.Start(player.player_id),
+    ),
+    MoveRoute(
+        "clue",
+        "/games/<game_id>/clue",
+        "moves",
+        "Storyteller: play a card and give the clue",
+        lambda player, body: moves.GiveClue(player.player_id, body.card_id, body.clue),
+        body=GiveClue,
+    ),
+    MoveRoute(
+        "submit",
+        "/games/<game_id>/submissions",
+        "moves",
+        "Put forward your card(s) for the clue",
+        lambda player, body: moves.Submit(player.player_id, tuple(body.card_ids)),
+        body=ChooseCards,
+    ),
+    MoveRoute(
+        "vote",
+        "/games/<game_id>/votes",
+        "moves",
+        "Vote for the storyteller's card",
+        lambda player, body: moves.Vote(player.player_id, tuple(body.card_ids)),
+        body=ChooseCards,
+    ),
+)
+
+
 def _play(
+    route: MoveRoute,
     request: Request,
-    adapters: Services,
-    player: PlayerRecord,
     game_id: str,
-    move: moves.Move,
-    body: BaseModel | None,
-    *,
-    if_match: str | None,
-    key: str | None,
-    invite_code: str | None = None,
+    player: PlayerRecord,
+    adapters: Services,
+    body: BaseModel | None = None,
+    if_match: str | None = None,
+    key: str | None = None,
 ) -> Response[GameOut]:
     """Every move route: apply at most once per Idempotency-Key, under If-Match, and show the result."""
     checked = check_game_id(game_id)
-    version = expected_version(if_match, checked, player.player_id)
-
-    keyed = request_key(request, player, key, body)
-    if keyed is None:
-        record = games.play(
-            adapters, player, checked, move, expected_version=version, invite_code=invite_code
-        )
-        return to_response(game_answer(adapters, record, player.player_id))
-    answer = games.play_once(
+    played = games.play(
         adapters,
         player,
         checked,
-        move,
-        key=keyed,
-        present=presenter(adapters, player.player_id),
-        expected_version=version,
-        invite_code=invite_code,
+        route.make(player, body),
+        expected_version=expected_version(if_match, checked, player.player_id),
+        invite_code=route.invite_code(body),
+        key=request_key(request, player, key, body),
     )
-    return to_response(game_answer(adapters, answer, player.player_id))
+    return to_response(game_answer(adapters, played, player.player_id))
 
 
-@router.post(
-    "/games/<game_id>/join",
-    tags=["lobby"],
-    summary="Take the next seat",
-    security=BEARER,
-    **MOVE_ANSWERS,
-)
-def join(
-    request: Request,
-    game_id: str,
-    player: Caller,
-    adapters: Adapters,
-    body: JoinGame | None = None,
-    if_match: IfMatch = None,
-    key: IdempotencyKey = None,
-) -> Response[GameOut]:
-    move = moves.Join(player.player_id, player.name)
-    code = body.invite_code if body else None
-    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key, invite_code=code)
+def _endpoint(route: MoveRoute) -> Callable[..., Response[GameOut]]:
+    """A handler for `route` whose signature the resolver reads: validation and OpenAPI come from it."""
+
+    def endpoint(**arguments: Any) -> Response[GameOut]:
+        return _play(route, **arguments)
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("request", keyword, annotation=Request),
+        inspect.Parameter("game_id", keyword, annotation=str),
+        inspect.Parameter("player", keyword, annotation=Caller),
+        inspect.Parameter("adapters", keyword, annotation=Adapters),
+    ]
+    if route.body is not None:
+        optional = route.body is not route.body.__args__[0] if hasattr(route.body, "__args__") else False
+        parameters.append(
+            inspect.Parameter(
+                "body", keyword, annotation=route.body, **({"default": None} if optional else {})
+            )
+        )
+    parameters += [
+        inspect.Parameter("if_match", keyword, annotation=IfMatch, default=None),
+        inspect.Parameter("key", keyword, annotation=IdempotencyKey, default=None),
+    ]
+    endpoint.__signature__ = inspect.Signature(parameters, return_annotation=Response[GameOut])  # type: ignore[attr-defined]
+    # The resolver reads the signature for validation and get_type_hints for injection: both must agree.
+    endpoint.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": Response[GameOut]}
+    endpoint.__name__ = endpoint.__qualname__ = route.name
+    return endpoint
 
 
-@router.post(
-    "/games/<game_id>/leave",
-    tags=["lobby"],
-    summary="Leave before the game starts",
-    security=BEARER,
-    **MOVE_ANSWERS,
-)
-def leave(
-    request: Request,
-    game_id: str,
-    player: Caller,
-    adapters: Adapters,
-    if_match: IfMatch = None,
-    key: IdempotencyKey = None,
-) -> Response[GameOut]:
-    move = moves.Leave(player.player_id)
-    return _play(request, adapters, player, game_id, move, None, if_match=if_match, key=key)
-
-
-@router.post(
-    "/games/<game_id>/start",
-    tags=["lobby"],
-    summary="Deal and start (host, 3+ players)",
-    security=BEARER,
-    **MOVE_ANSWERS,
-)
-def start(
-    request: Request,
-    game_id: str,
-    player: Caller,
-    adapters: Adapters,
-    if_match: IfMatch = None,
-    key: IdempotencyKey = None,
-) -> Response[GameOut]:
-    move = moves.Start(player.player_id)
-    return _play(request, adapters, player, game_id, move, None, if_match=if_match, key=key)
-
-
-@router.post(
-    "/games/<game_id>/clue",
-    tags=["moves"],
-    summary="Storyteller: play a card and give the clue",
-    security=BEARER,
-    **MOVE_ANSWERS,
-)
-def clue(
-    request: Request,
-    game_id: str,
-    body: GiveClue,
-    player: Caller,
-    adapters: Adapters,
-    if_match: IfMatch = None,
-    key: IdempotencyKey = None,
-) -> Response[GameOut]:
-    move = moves.GiveClue(player.player_id, body.card_id, body.clue)
-    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key)
-
-
-@router.post(
-    "/games/<game_id>/submissions",
-    tags=["moves"],
-    summary="Put forward your card(s) for the clue",
-    security=BEARER,
-    **MOVE_ANSWERS,
-)
-def submit(
-    request: Request,
-    game_id: str,
-    body: ChooseCards,
-    player: Caller,
-    adapters: Adapters,
-    if_match: IfMatch = None,
-    key: IdempotencyKey = None,
-) -> Response[GameOut]:
-    move = moves.Submit(player.player_id, tuple(body.card_ids))
-    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key)
-
-
-@router.post(
-    "/games/<game_id>/votes",
-    tags=["moves"],
-    summary="Vote for the storyteller's card",
-    security=BEARER,
-    **MOVE_ANSWERS,
-)
-def vote(
-    request: Request,
-    game_id: str,
-    body: ChooseCards,
-    player: Caller,
-    adapters: Adapters,
-    if_match: IfMatch = None,
-    key: IdempotencyKey = None,
-) -> Response[GameOut]:
-    move = moves.Vote(player.player_id, tuple(body.card_ids))
-    return _play(request, adapters, player, game_id, move, body, if_match=if_match, key=key)
+for _route in MOVE_ROUTES:
+    router.post(_route.path, tags=[_route.tag], summary=_route.summary, security=BEARER, **MOVE_ANSWERS)(
+        _endpoint(_route)
+    )

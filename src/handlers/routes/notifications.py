@@ -9,12 +9,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app.aws.dynamodb.notify import Device
 from app.core.services import Services
 from app.games import keyed
 from app.games import play as games
 from app.notify import delivery
 from app.notify.delivery import Delivery
+from app.notify.ports import Device
 from app.notify.schemas import (
     DEVICE_ID_PATTERN,
     DeviceOut,
@@ -44,7 +44,7 @@ DeviceId = Annotated[str, Path(pattern=DEVICE_ID_PATTERN)]
 
 
 def _delivery(adapters: Services) -> Delivery:
-    return Delivery.from_settings(adapters.settings, clock=adapters.clock)
+    return Delivery.of(adapters)
 
 
 def _device_out(device: Device) -> DeviceOut:

@@ -7,49 +7,12 @@ each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from botocore.exceptions import ClientError
 
-from app.aws.dynamodb.store import TableAdapter
-
-if TYPE_CHECKING:
-    pass
-
-
-class CardStatus(StrEnum):
-    PENDING = "pending"
-    READY = "ready"
-    REJECTED = "rejected"
-
-
-@dataclass(frozen=True, slots=True)
-class CardState:
-    status: CardStatus
-    reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DeckRecord:
-    deck_id: str
-    owner_id: str
-    name: str
-    card_count: int
-    created_at: str
-    # card id -> its upload's state; a card nobody uploaded yet is pending.
-    cards: dict[str, CardState] = field(default_factory=dict)
-
-    def card_ids(self) -> list[str]:
-        return [f"{self.deck_id}-{n:03d}" for n in range(1, self.card_count + 1)]
-
-    def state_of(self, card_id: str) -> CardState:
-        return self.cards.get(card_id, CardState(CardStatus.PENDING))
-
-    @property
-    def ready(self) -> bool:
-        return all(self.state_of(c).status is CardStatus.READY for c in self.card_ids())
+from app.aws.dynamodb.table import TableAdapter
+from app.decks.ports import CardState, CardStatus, DeckRecord
 
 
 def _key(deck_id: str) -> dict[str, Any]:
@@ -79,7 +42,7 @@ def _deck_from_item(item: dict[str, Any]) -> DeckRecord:
     )
 
 
-class DeckStore(TableAdapter):
+class DynamoDeckStore(TableAdapter):
     def create_deck(self, deck: DeckRecord) -> None:
         self.client.put_item(
             TableName=self.table_name,

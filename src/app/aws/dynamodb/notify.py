@@ -1,42 +1,22 @@
 """Delivery's items in the game table: devices, mutes and the rate limits (layout: docs/architecture.md).
 
-Kept apart from game_store: none of these items is part of a move, and none has `sk = STATE`, so the
+Kept apart from the game's items: none of these items is part of a move, and none has `sk = STATE`, so the
 stream consumer (filtered on `sk = STATE`) never sees them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from botocore.exceptions import ClientError
 
-from app.aws.dynamodb.store import TableAdapter
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.notify.channels import Platform
-
-if TYPE_CHECKING:
-    pass
+from app.notify.ports import Device, Preferences
 
 NOTIFY_SK = "NOTIFY"
 NUDGE_SK = "NUDGE"
 DEVICE_PREFIX = "DEVICE#"
-
-
-@dataclass(frozen=True, slots=True)
-class Preferences:
-    muted: bool = False
-    muted_games: frozenset[str] = frozenset()
-
-    def mutes(self, game_id: str) -> bool:
-        return self.muted or game_id in self.muted_games
-
-
-@dataclass(frozen=True, slots=True)
-class Device:
-    device_id: str
-    platform: Platform
-    endpoint_arn: str
-    registered_at: str
 
 
 def _player_pk(player_id: str) -> dict[str, Any]:
@@ -60,11 +40,7 @@ def _device_from_item(item: dict[str, Any]) -> Device:
     )
 
 
-def _conditional_failure(error: ClientError) -> bool:
-    return error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
-
-
-class NotificationStore(TableAdapter):
+class DynamoNotificationStore(TableAdapter):
     # Mutes
 
     def preferences(self, player_id: str) -> Preferences:
@@ -109,7 +85,7 @@ class NotificationStore(TableAdapter):
                 },
             )
         except ClientError as error:
-            if _conditional_failure(error):
+            if is_conditional_failure(error):
                 return False
             raise
         return True
@@ -129,7 +105,7 @@ class NotificationStore(TableAdapter):
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except ClientError as error:
-            if not _conditional_failure(error):
+            if not is_conditional_failure(error):
                 raise
             response: dict[str, Any] = dict(error.response)
             item: dict[str, Any] = response.get("Item") or {}
@@ -181,7 +157,7 @@ class NotificationStore(TableAdapter):
                 TableName=self.table_name, Key=_device_key(player_id, device_id), **condition
             )
         except ClientError as error:
-            if _conditional_failure(error):
+            if is_conditional_failure(error):
                 return False
             raise
         return True

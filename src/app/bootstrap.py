@@ -1,0 +1,65 @@
+"""The composition root: the one place that builds adapters, once per execution environment.
+
+Handlers ask here for the `Services` of a request; use cases see only the protocols on it. Boto3
+clients stay lazy (built on first use, never at import), so importing this module costs nothing.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from app.aws.dynamodb.decks import DynamoDeckStore
+from app.aws.dynamodb.feed import DynamoFeedStore
+from app.aws.dynamodb.games import DynamoGameStore
+from app.aws.dynamodb.inbox import DynamoInboxStore
+from app.aws.dynamodb.notify import DynamoNotificationStore
+from app.aws.dynamodb.players import DynamoPlayerStore
+from app.aws.dynamodb.webhooks import DynamoWebhookStore
+from app.core.deadline import DEFAULT_SECONDS, Deadline
+from app.core.services import Services
+from app.core.settings import AppSettings, get_settings
+from app.decks.card_images import CardImages
+from app.notify.channels import Notifier, Platform
+from app.webhooks.queue import WebhookQueue
+
+
+@cache
+def _services_for(settings: AppSettings) -> Services:
+    table = settings.table_name
+    return Services(
+        settings=settings,
+        games=DynamoGameStore(table),
+        players=DynamoPlayerStore(table),
+        inbox=DynamoInboxStore(table),
+        webhooks=DynamoWebhookStore(table),
+        feed=DynamoFeedStore(table),
+        decks=DynamoDeckStore(table),
+        notifications=DynamoNotificationStore(table),
+        push=Notifier(
+            settings.nudge_topic_arn,
+            platform_applications={
+                Platform.APNS: settings.apns_platform_application_arn,
+                Platform.APNS_SANDBOX: settings.apns_sandbox_platform_application_arn,
+                Platform.FCM: settings.fcm_platform_application_arn,
+            },
+        ),
+        webhook_queue=WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
+        # One per configuration for the whole environment: its memo of signed links outlives a request.
+        images=CardImages(
+            settings.card_bucket,
+            settings.image_url_ttl_seconds,
+            window_seconds=settings.image_url_window_seconds,
+            base_url=settings.card_image_base_url,
+        ),
+    )
+
+
+def card_images_in(bucket: str) -> CardImages:
+    """Card images of the bucket an S3 event names (the ingest is told, not configured)."""
+    return CardImages(bucket, get_settings().image_url_ttl_seconds)
+
+
+def services(deadline: Deadline | None = None, settings: AppSettings | None = None) -> Services:
+    """The adapters of this environment, for one request that may retry until `deadline`."""
+    built = _services_for(settings or get_settings())
+    return built.until(deadline or Deadline.after(DEFAULT_SECONDS))
