@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from local_stack.events import ACCOUNT_ID
-from local_stack.gateway import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
+from local_stack.runtime import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
 
 LOG = logging.getLogger("local_stack.queues")
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from local_stack.events import ACCOUNT_ID
-from local_stack.gateway import (
+from local_stack.runtime import (
     INVOKE_LOCK,
     HandlerResolver,
     HandlerUnavailableError,

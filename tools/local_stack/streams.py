@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from local_stack.gateway import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
+from local_stack.runtime import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
 from local_stack.template import FunctionSpec, StreamSpec
 
 LOG = logging.getLogger("local_stack.streams")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from local_stack.gateway import INVOKE_LOCK, HandlerUnavailableError, LambdaContext
+from local_stack.runtime import INVOKE_LOCK, HandlerUnavailableError, LambdaContext
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
