@@ -147,12 +147,9 @@ class Gateway:
 
     def context_for(self, function: str) -> LambdaContext:
         spec = self.functions.get(function)
-        return LambdaContext(
-            function_name=function,
-            memory_limit_in_mb=spec.memory_size if spec else 512,
-            timeout_seconds=float(spec.timeout) if spec else 10.0,
-            region=self.region,
-        )
+        if spec is None:
+            return LambdaContext(function_name=function, region=self.region)
+        return LambdaContext.for_function(spec, self.region)
 
     # -- request → event ---------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from local_stack.events import ACCOUNT_ID
+from local_stack.template import FunctionSpec
 
 Handler = Callable[[dict[str, Any], Any], Any]
 HandlerResolver = Callable[[], Handler]
@@ -84,6 +85,16 @@ class LambdaContext:
         self.log_stream_name = f"{datetime.now(UTC):%Y/%m/%d}/[$LATEST]{uuid.uuid4().hex}"
         self.identity = None
         self.client_context = None
+
+    @classmethod
+    def for_function(cls, spec: FunctionSpec, region: str) -> LambdaContext:
+        """The context of one call of the template's function: its memory size and timeout."""
+        return cls(
+            function_name=spec.logical_id,
+            memory_limit_in_mb=spec.memory_size,
+            timeout_seconds=float(spec.timeout),
+            region=region,
+        )
 
     def get_remaining_time_in_millis(self) -> int:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
