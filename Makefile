@@ -34,7 +34,7 @@ run: $(STAMP)
 
 # GAMES complete games over HTTP against a fresh `make run` stack; prints RSS and games/s.
 soak: $(STAMP)
-	$(BIN)/python -m local_stack soak --games $(or $(GAMES),1000) --max-rss-mb $(or $(MAX_RSS_MB),500)
+	$(BIN)/python bench/soak.py --games $(or $(GAMES),1000) --max-rss-mb $(or $(MAX_RSS_MB),500)
 
 # QUICK=1: three rounds, shorter runs. SELF_CHECK=1: the work tree against itself and against itself +10 % CPU.
 bench: $(STAMP)

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--raw-seconds", type=float, default=10.0)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        from local_stack.soak import start_stack
+        from soak import start_stack
 
         options = ("--aws-port", "0", "--workers", str(args.workers), "--no-seed")
         process, state = start_stack(Path(scratch) / "state.json", options)

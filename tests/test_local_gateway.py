@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from local_stack.gateway import Gateway, HandlerUnavailableError, LambdaContext, RouteTable, lazy_handler
+from local_stack.gateway import Gateway, RouteTable
+from local_stack.runtime import HandlerUnavailableError, LambdaContext, lazy_handler
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for, scheduled_event
 from local_stack.server import GatewayServer
 from local_stack.template import (

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from local_stack.gateway import Gateway, HttpResponse
+from local_stack.gateway import Gateway
+from local_stack.responses import HttpResponse
 from local_stack.template import api_cors_headers, api_routes, functions, load_template
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from types import FrameType
 
 from local_stack import DEFAULT_STATE_FILE
-from local_stack.soak import add_arguments as add_soak_arguments
 from local_stack.template import TEMPLATE_PATH
 
 
@@ -78,9 +77,6 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("-e", "--event", required=True, help="event JSON file, or - for stdin")
     invoke.add_argument("--aws-endpoint", help="AWS endpoint (default: from the state file of serve)")
     invoke.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
-
-    soak = commands.add_parser("soak", help="play many complete games over HTTP and report memory")
-    add_soak_arguments(soak)
     return parser
 
 
@@ -145,10 +141,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
-    if args.command == "soak":
-        from local_stack.soak import soak
-
-        return soak(args)
     from local_stack.invoke import invoke
 
     return invoke(

@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from local_stack.gateway import Handler, LambdaContext, import_handler
+from local_stack.runtime import Handler, LambdaContext, import_handler
 
 #: The handlers a worker process has imported, by ``module.function``.
 _IMPORTED: dict[str, Handler] = {}

@@ -9,103 +9,21 @@ path) or 405 (known path, other method) as ``application/problem+json``.
 from __future__ import annotations
 
 import base64
-import importlib
 import logging
 import re
-import sys
-import threading
-import time
-import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from local_stack.events import ACCOUNT_ID, rest_proxy_event
+from local_stack.environments import ExecutionEnvironments
+from local_stack.events import rest_proxy_event
+from local_stack.responses import HttpResponse, problem
+from local_stack.runtime import INVOKE_LOCK, Handler, HandlerResolver, HandlerUnavailableError, LambdaContext
+from local_stack.static import StaticSite
 from local_stack.template import FunctionSpec, Route
 
-if TYPE_CHECKING:
-    from local_stack.environments import ExecutionEnvironments
-    from local_stack.static import StaticSite
-
 LOG = logging.getLogger("local_stack.gateway")
-
-Handler = Callable[[dict[str, Any], Any], Any]
-HandlerResolver = Callable[[], Handler]
-
-
-#: Held around every handler call. Like one Lambda execution environment, the local stack runs one event
-#: at a time: handlers keep per-invocation state in module globals (Powertools' resolver keeps
-#: ``current_event``, Logger and Metrics keep keys and metric sets), which concurrent threads would mix up.
-INVOKE_LOCK = threading.RLock()
-
-
-class HandlerUnavailableError(RuntimeError):
-    """The handler named by the template cannot be imported (yet)."""
-
-
-def import_handler(spec: str, code_dirs: Sequence[Path] = ()) -> Handler:
-    """Import ``module.function`` the way the Lambda runtime reads a ``Handler`` string."""
-    for directory in code_dirs:
-        if str(directory) not in sys.path:
-            sys.path.insert(0, str(directory))
-    module_name, _, function_name = spec.rpartition(".")
-    if not module_name:
-        raise HandlerUnavailableError(f"handler {spec!r} is not of the form module.function")
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:
-        raise HandlerUnavailableError(f"cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
-    handler = getattr(module, function_name, None)
-    if not callable(handler):
-        raise HandlerUnavailableError(f"{module_name} has no callable {function_name!r}")
-    result: Handler = handler
-    return result
-
-
-def lazy_handler(spec: str, code_dirs: Sequence[Path] = ()) -> HandlerResolver:
-    """A resolver importing ``spec`` on first use, retrying on later requests while the import fails."""
-    cache: list[Handler] = []
-
-    def resolve() -> Handler:
-        if not cache:
-            cache.append(import_handler(spec, code_dirs))
-        return cache[0]
-
-    return resolve
-
-
-@dataclass
-class LambdaContext:
-    """Stands in for the Lambda runtime's context object (what Powertools and handlers read)."""
-
-    function_name: str
-    memory_limit_in_mb: int = 512
-    timeout_seconds: float = 10.0
-    function_version: str = "$LATEST"
-    region: str = "us-east-1"
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    _deadline: float = field(default=0.0, repr=False)
-
-    def __post_init__(self) -> None:
-        self._deadline = time.monotonic() + self.timeout_seconds
-        self.invoked_function_arn = f"arn:aws:lambda:{self.region}:{ACCOUNT_ID}:function:{self.function_name}"
-        self.log_group_name = f"/aws/lambda/{self.function_name}"
-        self.log_stream_name = f"{datetime.now(UTC):%Y/%m/%d}/[$LATEST]{uuid.uuid4().hex}"
-        self.identity = None
-        self.client_context = None
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self._deadline - time.monotonic()) * 1000))
-
-
-@dataclass(frozen=True)
-class HttpResponse:
-    status: int
-    headers: list[tuple[str, str]]
-    body: bytes
 
 
 @dataclass(frozen=True)
@@ -175,15 +93,6 @@ def _specificity(path: str) -> tuple[int, int]:
     return (literal, len(segments))
 
 
-def problem(status: int, title: str, code: str, detail: str, **extra: Any) -> HttpResponse:
-    """The API's own RFC 9457 problem document (``handlers.problems``), for what the gateway answers."""
-    from handlers.problems import problem as api_problem  # the product's shape, imported not restated
-
-    response = api_problem(status, code, detail, title=title, **extra)
-    body = response.body if isinstance(response.body, bytes) else str(response.body).encode()
-    return HttpResponse(status, [("Content-Type", "application/problem+json")], body)
-
-
 #: The methods API Gateway REST APIs accept; anything else (TRACE, CONNECT, made-up verbs) is a 405.
 API_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
@@ -238,12 +147,9 @@ class Gateway:
 
     def context_for(self, function: str) -> LambdaContext:
         spec = self.functions.get(function)
-        return LambdaContext(
-            function_name=function,
-            memory_limit_in_mb=spec.memory_size if spec else 512,
-            timeout_seconds=float(spec.timeout) if spec else 10.0,
-            region=self.region,
-        )
+        if spec is None:
+            return LambdaContext(function_name=function, region=self.region)
+        return LambdaContext.for_function(spec, self.region)
 
     # -- request → event ---------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION
 from local_stack.events import ACCOUNT_ID
-from local_stack.gateway import LambdaContext, import_handler
+from local_stack.runtime import LambdaContext, import_handler
 from local_stack.template import (
     TEMPLATE_PATH,
     FunctionSpec,

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from local_stack.events import ACCOUNT_ID
-from local_stack.gateway import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
+from local_stack.poller import Loop, Poller
+from local_stack.runtime import HandlerResolver, LambdaContext
 
 LOG = logging.getLogger("local_stack.queues")
 
@@ -51,7 +52,7 @@ def describe_delivery(message: dict[str, Any], failed: bool) -> str:
     return f"{what} attempt {attempt}: {'failed, retried after its backoff' if failed else 'done'}"
 
 
-class QueuePoller:
+class QueuePoller(Poller):
     """One daemon thread polling `queue_url` for `function`, as an event source mapping would."""
 
     def __init__(
@@ -65,6 +66,7 @@ class QueuePoller:
         region: str = "us-east-1",
         report: Callable[[str], None] = print,
     ) -> None:
+        super().__init__(LOG)
         self.sqs = sqs
         self.queue_url = queue_url
         self.function = function
@@ -73,13 +75,13 @@ class QueuePoller:
         self.region = region
         self.report = report
         self.queue_arn = f"arn:aws:sqs:{region}:{ACCOUNT_ID}:{queue_url.rsplit('/', 1)[-1]}"
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> QueuePoller:
-        self._thread = threading.Thread(target=self._loop, name=f"sqs-{self.function}", daemon=True)
-        self._thread.start()
-        return self
+    def loops(self) -> list[Loop]:
+        poll = partial(self.poll_once, wait_seconds=1)
+        return [Loop(f"sqs-{self.function}", f"polling {self.queue_url}", poll, idle_seconds=0.5)]
+
+    def failed(self, what: str, exc: Exception) -> None:
+        LOG.exception("%s failed", what)
 
     def poll_once(self, wait_seconds: int = 0) -> int:
         """Receive one batch and run the function on it; how many messages it held."""
@@ -91,37 +93,20 @@ class QueuePoller:
         ).get("Messages", [])
         if not messages:
             return 0
-        try:
-            handler = self.handler()
-        except HandlerUnavailableError as exc:
-            LOG.warning("%s not run: %s", self.function, exc)
-            return len(messages)
+        event = sqs_event(messages, self.queue_arn, self.region)
         context = LambdaContext(function_name=self.function, timeout_seconds=60, region=self.region)
-        try:
-            with INVOKE_LOCK:
-                result = handler(sqs_event(messages, self.queue_arn, self.region), context)
-            failed = {f["itemIdentifier"] for f in (result or {}).get("batchItemFailures", [])}
-        except Exception:
-            LOG.exception("%s failed; the batch comes back after its visibility timeout", self.function)
+        ran, result = self.run_handler(
+            self.function,
+            self.handler,
+            event,
+            context,
+            failure="failed; the batch comes back after its visibility timeout",
+        )
+        if not ran:
             return len(messages)
+        failed = {f["itemIdentifier"] for f in (result or {}).get("batchItemFailures", [])}
         for message in messages:
             self.report(describe_delivery(message, message["MessageId"] in failed))
             if message["MessageId"] not in failed:
                 self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
         return len(messages)
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                if not self.poll_once(wait_seconds=1):
-                    self._stop.wait(0.5)
-            except Exception:
-                if not self._stop.is_set():
-                    LOG.exception("polling %s failed", self.queue_url)
-                self._stop.wait(1.0)
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None

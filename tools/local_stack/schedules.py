@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from local_stack.events import ACCOUNT_ID
-from local_stack.gateway import (
-    INVOKE_LOCK,
-    HandlerResolver,
-    HandlerUnavailableError,
-    LambdaContext,
-)
+from local_stack.poller import Loop, Poller
+from local_stack.runtime import HandlerResolver, LambdaContext
 from local_stack.template import FunctionSpec, ScheduleSpec, parse_rate
 
 LOG = logging.getLogger("local_stack.schedules")
@@ -61,53 +57,33 @@ def interval_for(schedule: ScheduleSpec, override_seconds: float | None) -> floa
         return 300.0
 
 
-class ScheduleRunner:
-    """One daemon thread per scheduled function; ``stop()`` wakes and joins them all."""
+class ScheduleRunner(Poller):
+    """One daemon thread per scheduled function, each running it every ``interval_seconds``."""
 
     def __init__(self, jobs: list[ScheduledFunction], *, region: str = "us-east-1") -> None:
+        super().__init__(LOG)
         self.jobs = jobs
         self.region = region
-        self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
 
-    def start(self) -> ScheduleRunner:
-        for job in self.jobs:
-            thread = threading.Thread(
-                target=self._loop, args=(job,), name=f"schedule-{job.function.logical_id}", daemon=True
+    def loops(self) -> list[Loop]:
+        return [
+            Loop(
+                f"schedule-{job.function.logical_id}",
+                rule_name(job.function.logical_id, job.schedule.name),
+                partial(self.run_once, job),
+                job.interval_seconds,
+                job.interval_seconds,
+                fixed_rate=True,
             )
-            thread.start()
-            self._threads.append(thread)
-        return self
+            for job in self.jobs
+        ]
 
     def run_once(self, job: ScheduledFunction) -> Any:
         """Invoke the job's handler once; errors are logged, never raised (EventBridge just retries)."""
         rule = rule_name(job.function.logical_id, job.schedule.name)
-        try:
-            handler = job.handler()
-        except HandlerUnavailableError as exc:
-            LOG.warning("%s not run: %s", rule, exc)
-            return None
-        context = LambdaContext(
-            function_name=job.function.logical_id,
-            memory_limit_in_mb=job.function.memory_size,
-            timeout_seconds=job.function.timeout,
-            region=self.region,
-        )
-        try:
-            with INVOKE_LOCK:
-                result = handler(scheduled_event(rule, region=self.region), context)
-        except Exception:
-            LOG.exception("%s failed", rule)
-            return None
-        LOG.info("%s ran: %s", rule, result)
+        event = scheduled_event(rule, region=self.region)
+        context = LambdaContext.for_function(job.function, self.region)
+        ran, result = self.run_handler(rule, job.handler, event, context)
+        if ran:
+            LOG.info("%s ran: %s", rule, result)
         return result
-
-    def _loop(self, job: ScheduledFunction) -> None:
-        while not self._stop.wait(job.interval_seconds):
-            self.run_once(job)
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join(timeout)
-        self._threads.clear()

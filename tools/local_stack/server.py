@@ -8,7 +8,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from local_stack.gateway import Gateway, HttpResponse, problem
+from local_stack.gateway import Gateway
+from local_stack.responses import HttpResponse, problem
 
 LOG = logging.getLogger("local_stack.http")
 

@@ -25,10 +25,11 @@ from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
 from local_stack.card_seeding import seed_card_art
 from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
-from local_stack.gateway import Gateway, HandlerResolver, lazy_handler
+from local_stack.gateway import Gateway
 from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
 from local_stack.queues import QueuePoller
 from local_stack.resources import create_resources
+from local_stack.runtime import HandlerResolver, lazy_handler
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
 from local_stack.static import StaticSite

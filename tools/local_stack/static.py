@@ -11,7 +11,7 @@ import mimetypes
 from pathlib import Path
 from urllib.parse import unquote
 
-from local_stack.gateway import HttpResponse
+from local_stack.responses import HttpResponse
 
 #: Types that ``mimetypes`` gets wrong or misses on some systems.
 CONTENT_TYPES = {

@@ -11,13 +11,14 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, Self
 
-from local_stack.gateway import INVOKE_LOCK, HandlerResolver, HandlerUnavailableError, LambdaContext
+from local_stack.poller import Loop, Poller
+from local_stack.runtime import HandlerResolver, LambdaContext
 from local_stack.template import FunctionSpec, StreamSpec
 
 LOG = logging.getLogger("local_stack.streams")
@@ -76,7 +77,7 @@ class StreamMapping:
     handler: HandlerResolver
 
 
-class StreamFeeder:
+class StreamFeeder(Poller):
     """One thread per mapping, each reading its table's stream from LATEST at start, like a new mapping."""
 
     def __init__(
@@ -90,6 +91,7 @@ class StreamFeeder:
         retry_wait_seconds: float = 0.2,
         report: Callable[[str], None] | None = None,
     ) -> None:
+        super().__init__(LOG)
         self.mappings = mappings
         self.dynamodb = dynamodb_client
         self.streams = streams_client
@@ -97,23 +99,25 @@ class StreamFeeder:
         self.poll_seconds = poll_seconds
         self.retry_wait_seconds = retry_wait_seconds
         self.report = report or LOG.info
-        self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
         self._iterators: dict[int, dict[str, str]] = {}
         self._arns: dict[int, str] = {}
 
-    def start(self) -> StreamFeeder:
+    def start(self) -> Self:
         for index, mapping in enumerate(self.mappings):
             self._open(index, mapping)  # in the caller's thread: writes after start() are seen
-            thread = threading.Thread(
-                target=self._loop,
-                args=(index, mapping),
-                name=f"stream-{mapping.function.logical_id}",
-                daemon=True,
+        return super().start()
+
+    def loops(self) -> list[Loop]:
+        return [
+            Loop(
+                f"stream-{mapping.function.logical_id}",
+                f"reading the stream for {mapping.function.logical_id}",
+                partial(self.poll_once, index, mapping),
+                self.poll_seconds,
+                self.poll_seconds,
             )
-            thread.start()
-            self._threads.append(thread)
-        return self
+            for index, mapping in enumerate(self.mappings)
+        ]
 
     def _open(self, index: int, mapping: StreamMapping) -> None:
         table = self.dynamodb.describe_table(TableName=mapping.table_name)["Table"]
@@ -155,7 +159,7 @@ class StreamFeeder:
         stream = mapping.stream
         for attempt in range(stream.maximum_retry_attempts + 1):
             if attempt:
-                self._stop.wait(self.retry_wait_seconds * attempt)
+                self.wait(self.retry_wait_seconds * attempt)
             failed = self._invoke(mapping, batch)
             if not failed:
                 return True
@@ -173,41 +177,12 @@ class StreamFeeder:
     def _invoke(self, mapping: StreamMapping, batch: list[dict[str, Any]]) -> Any:
         """The failed sequence numbers, ``batch`` itself when the whole invocation failed, or []."""
         name = f"{mapping.function.logical_id}.{mapping.stream.name}"
-        try:
-            handler = mapping.handler()
-        except HandlerUnavailableError as exc:
-            LOG.warning("%s not run: %s", name, exc)
-            return batch
-        context = LambdaContext(
-            function_name=mapping.function.logical_id,
-            memory_limit_in_mb=mapping.function.memory_size,
-            timeout_seconds=mapping.function.timeout,
-            region=self.region,
+        context = LambdaContext.for_function(mapping.function, self.region)
+        ran, result = self.run_handler(
+            name, mapping.handler, {"Records": batch}, context, failure=f"failed on {len(batch)} records"
         )
-        try:
-            with INVOKE_LOCK:
-                result = handler({"Records": batch}, context)
-        except Exception:
-            LOG.exception("%s failed on %d records", name, len(batch))
+        if not ran:
             return batch
         if not mapping.stream.report_batch_item_failures:
             return []
         return failed_sequence_numbers(result)
-
-    def _loop(self, index: int, mapping: StreamMapping) -> None:
-        while not self._stop.is_set():
-            try:
-                read = self.poll_once(index, mapping)
-            except Exception as exc:
-                if self._stop.is_set():
-                    return
-                LOG.warning("reading the stream for %s failed: %s", mapping.function.logical_id, exc)
-                read = 0
-            if not read:
-                self._stop.wait(self.poll_seconds)
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join(timeout)
-        self._threads.clear()

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
+
+from local_stack.poller import Loop, Poller
 
 if TYPE_CHECKING:
     from mypy_boto3_sns import SNSClient
@@ -39,7 +40,7 @@ def describe(message_body: str) -> str:
     return " ".join(parts)
 
 
-class TopicTap:
+class TopicTap(Poller):
     """Subscribes a queue to ``topic_arn`` and reports each message through ``report``."""
 
     def __init__(
@@ -52,6 +53,7 @@ class TopicTap:
         report: Callable[[str], None] | None = None,
         wait_seconds: int = 1,
     ) -> None:
+        super().__init__(LOG)
         self.sns = sns_client
         self.sqs = sqs_client
         self.topic_arn = topic_arn
@@ -59,8 +61,6 @@ class TopicTap:
         self.report = report or (lambda line: LOG.info("nudge published: %s", line))
         self.wait_seconds = wait_seconds
         self.queue_url = ""
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def subscribe(self) -> str:
         self.queue_url = self.sqs.create_queue(QueueName=self.queue_name)["QueueUrl"]
@@ -82,28 +82,13 @@ class TopicTap:
             self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
         return lines
 
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.poll_once()
-            except Exception as exc:
-                if self._stop.is_set():
-                    return
-                LOG.warning("polling %s failed: %s", self.queue_name, exc)
-                self._stop.wait(1.0)
+    def loops(self) -> list[Loop]:
+        return [Loop("sns-tap", f"polling {self.queue_name}", self.poll_once)]  # a long poll: no pause
 
-    def start(self) -> TopicTap:
+    def start(self) -> Self:
         if not self.queue_url:
             self.subscribe()
-        self._thread = threading.Thread(target=self._loop, name="sns-tap", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        return super().start()
 
 
 def describe_push(endpoint_arn: str, owner: str, message: str) -> str:
@@ -126,7 +111,7 @@ def describe_push(endpoint_arn: str, owner: str, message: str) -> str:
     return " ".join(parts)
 
 
-class EndpointTap:
+class EndpointTap(Poller):
     """Reports every new message on the platform endpoints ``endpoints()`` lists (arn, owner, messages)."""
 
     def __init__(
@@ -136,12 +121,11 @@ class EndpointTap:
         report: Callable[[str], None] | None = None,
         poll_seconds: float = 0.25,
     ) -> None:
+        super().__init__(LOG)
         self.endpoints = endpoints
         self.report = report or (lambda line: LOG.info("push: %s", line))
         self.poll_seconds = poll_seconds
         self._seen: dict[str, int] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def poll_once(self) -> list[str]:
         lines = []
@@ -154,20 +138,9 @@ class EndpointTap:
                 self.report(line)
         return lines
 
-    def _loop(self) -> None:
-        while not self._stop.wait(self.poll_seconds):
-            try:
-                self.poll_once()
-            except Exception as exc:  # a dict changing size under us: the next poll sees it
-                LOG.debug("reading platform endpoints failed: %s", exc)
+    def loops(self) -> list[Loop]:
+        pause = self.poll_seconds
+        return [Loop("push-tap", "reading platform endpoints", self.poll_once, pause, pause, fixed_rate=True)]
 
-    def start(self) -> EndpointTap:
-        self._thread = threading.Thread(target=self._loop, name="push-tap", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+    def failed(self, what: str, exc: Exception) -> None:
+        LOG.debug("%s failed: %s", what, exc)  # a dict changing size under us: the next poll sees it

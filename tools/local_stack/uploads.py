@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
-from local_stack.gateway import INVOKE_LOCK, HandlerUnavailableError, LambdaContext
+from local_stack.poller import Loop, Poller
+from local_stack.runtime import HandlerResolver, LambdaContext
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -56,7 +55,7 @@ def s3_triggers(template: dict[str, Any]) -> list[S3Trigger]:
     return triggers
 
 
-class UploadTrigger:
+class UploadTrigger(Poller):
     """Notify a queue on the bucket's matching uploads and run ``handler`` on each S3 event."""
 
     def __init__(
@@ -65,11 +64,12 @@ class UploadTrigger:
         sqs_client: SQSClient,
         bucket: str,
         trigger: S3Trigger,
-        handler: Callable[[], Callable[[dict[str, Any], Any], Any]],
+        handler: HandlerResolver,
         *,
         region: str = "us-east-1",
         wait_seconds: int = 1,
     ) -> None:
+        super().__init__(LOG)
         self.s3 = s3_client
         self.sqs = sqs_client
         self.bucket = bucket
@@ -78,8 +78,6 @@ class UploadTrigger:
         self.region = region
         self.wait_seconds = wait_seconds
         self.queue_url = ""
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def subscribe(self) -> None:
         self.queue_url = self.sqs.create_queue(QueueName=f"{self.bucket}-{self.trigger.function}")["QueueUrl"]
@@ -113,39 +111,18 @@ class UploadTrigger:
         return results
 
     def invoke(self, event: dict[str, Any]) -> Any:
-        try:
-            handler = self.handler()
-        except HandlerUnavailableError as exc:
-            LOG.warning("%s not run: %s", self.trigger.function, exc)
-            return None
-        context = LambdaContext(function_name=self.trigger.function, region=self.region)
-        try:
-            with INVOKE_LOCK:
-                result = handler(event, context)
-        except Exception:
-            LOG.exception("%s failed on an S3 event", self.trigger.function)
-            return None
-        LOG.info("%s ran: %s", self.trigger.function, result)
+        function = self.trigger.function
+        context = LambdaContext(function_name=function, region=self.region)
+        ran, result = self.run_handler(
+            function, self.handler, event, context, failure="failed on an S3 event"
+        )
+        if ran:
+            LOG.info("%s ran: %s", function, result)
         return result
 
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.poll_once()
-            except Exception as exc:
-                if self._stop.is_set():
-                    return
-                LOG.warning("polling uploads failed: %s", exc)
-                self._stop.wait(1.0)
+    def loops(self) -> list[Loop]:
+        return [Loop(f"s3-{self.trigger.function}", "polling uploads", self.poll_once)]  # a long poll
 
-    def start(self) -> UploadTrigger:
+    def start(self) -> Self:
         self.subscribe()
-        self._thread = threading.Thread(target=self._loop, name=f"s3-{self.trigger.function}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        return super().start()

@@ -1,10 +1,10 @@
-"""``python -m local_stack soak``: play many complete games over HTTP and watch the stack's memory.
+"""`make soak [GAMES=1000] [MAX_RSS_MB=500]`: play many complete games over HTTP and watch the stack's memory.
 
 It starts ``python -m local_stack serve`` (what ``make run`` runs) on a free port, unless ``--url`` and
 ``--pid`` name one already running, then has small random bots play ``--games`` complete games through
 the API, ``--concurrency`` games at a time. It prints the server's resident memory (RSS) at the start,
 after a warm-up, at its peak and at the end, and games per second. ``--max-rss-mb`` turns the memory
-bound into the exit code.
+bound into the exit code. ``start_stack`` is also how ``bench/http_rate.py`` starts its stack.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def start_stack(
     state_file: Path, options: Sequence[str] = ("--seed-decks", "base")
 ) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     """`python -m local_stack serve` on free ports with `options`; the process and its state file."""
-    process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
+    process = subprocess.Popen(  # our own interpreter and module
         [
             *(sys.executable, "-m", "local_stack", "serve", "--port", "0"),
             *("--state-file", str(state_file), *options),
@@ -232,7 +232,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m local_stack soak", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python bench/soak.py", description=__doc__)
     add_arguments(parser)
     return soak(parser.parse_args(argv))
 
