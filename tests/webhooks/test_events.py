@@ -112,6 +112,7 @@ def test_event_ids_are_stable_per_change_and_recipient_so_a_replayed_stream_reco
     first = [e.id for e in derive_events(old, new, "p1", occurred_at=AT)]
     again = [e.id for e in derive_events(old, new, "p1", occurred_at="2027-01-01T00:00:00+00:00")]
     other = [e.id for e in derive_events(old, new, "p2", occurred_at=AT)]
+    assert len(first) == len(other) == 1  # the clue: one turn.owed to each player
     assert first == again
     assert not set(first) & set(other)
 
