@@ -75,9 +75,11 @@ def test_no_event_of_any_phase_carries_a_hand_a_hidden_card_or_a_vote_before_the
     assert kinds == {"turn.owed", "round.revealed", "game.finished"}
 
 
-def test_a_stranger_gets_no_event_at_all() -> None:
+def test_a_stranger_gets_no_event_at_all_of_a_change_every_player_hears_of() -> None:
     old, new = played_transitions(4, "classic", 5)[0]
     assert derive_events(old, new, "p_stranger", occurred_at=AT) == []
+    for player in new.player_ids:
+        assert [e.type for e in derive_events(old, new, player, occurred_at=AT)] == ["turn.owed"]
 
 
 def test_starting_tells_everyone_the_game_started_and_the_storyteller_that_they_owe_a_clue() -> None:
