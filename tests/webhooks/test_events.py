@@ -126,9 +126,12 @@ def test_events_round_trip_through_their_one_json_schema() -> None:
         for m in schema["$defs"].values()
         if "type" in m.get("properties", {})
     } == set(EVENT_TYPES)
+    kinds: set[str] = set()
     for old, new in played_transitions(4, "classic", 4)[:12]:
         for event in derive_events(old, new, "p1", occurred_at=AT):
             assert EVENT_ADAPTER.validate_json(event.model_dump_json()) == event
+            kinds.add(event.type)
+    assert kinds == {"turn.owed", "round.revealed"}
 
 
 def test_reminders_go_only_to_whom_the_game_waits_on_and_timeouts_name_who_missed_their_move() -> None:
