@@ -40,7 +40,15 @@ def test_out_of_range_or_malformed_values_are_refused(environ: dict[str, str]) -
         AppSettings.from_environ(environ)
 
 
-def test_settings_are_frozen() -> None:
-    settings = AppSettings.from_environ({})
-    with pytest.raises(ValidationError):
-        settings.table_name = "other"  # type: ignore[misc]
+def test_the_environment_is_read_once_per_process_like_a_lambdas(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.settings import get_settings
+
+    monkeypatch.setenv("TABLE_NAME", "games-first")
+    get_settings.cache_clear()
+    try:
+        first = get_settings()
+        monkeypatch.setenv("TABLE_NAME", "games-second")
+        assert get_settings() is first
+        assert first.table_name == "games-first"
+    finally:
+        get_settings.cache_clear()

@@ -109,7 +109,9 @@ def test_a_clue_also_tells_an_away_player_that_the_round_would_take_their_card()
 def test_the_body_carries_the_path_and_a_dedupe_id_and_nothing_from_a_hand_or_the_clue() -> None:
     before = seated_game(4)
     after = give_clue(before, clue="a secret clue")
-    for notification in changes(before, after):
+    told = changes(before, after)
+    assert len(told) == 3  # the three who now owe a card
+    for notification in told:
         text = notification.to_json()
         body = json.loads(text)
         assert body["path"] == f"/games/{after.game_id}"

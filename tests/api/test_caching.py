@@ -145,9 +145,16 @@ def test_lobby_moves_honour_if_match_too(players: list[Client], path: str) -> No
     assert len(view(table[0], game_id)["players"]) == 3
 
 
-def test_if_match_star_matches_any_version(players: list[Client]) -> None:
-    game_id = lobby(players[:3])
-    assert players[0].post(f"/games/{game_id}/start", headers={"If-Match": "*"}).status == 200
+def test_if_match_star_matches_any_version_even_where_the_first_etag_is_stale(players: list[Client]) -> None:
+    host = players[0]
+    game_id = create_game(host)
+    first = etag(host, game_id)
+    for guest in players[1:3]:
+        assert guest.post(f"/games/{game_id}/join").status == 200
+    assert_problem(host.post(f"/games/{game_id}/start", headers={"If-Match": first}), 412, "stale_version")
+    reply = host.post(f"/games/{game_id}/start", headers={"If-Match": "*"})
+    assert reply.status == 200, reply.raw
+    assert reply.body["phase"] == "storytelling"
 
 
 def test_a_weak_etag_never_satisfies_if_match(players: list[Client]) -> None:

@@ -119,7 +119,9 @@ def test_no_link_or_key_of_a_table_card_says_whose_it_is_or_where_they_sit(playe
     submit_all(table, game_id)
     secrets = {c.player_id for c in table} | {c.name for c in table}
     for client in table:
-        for card in view(client, game_id)["round"]["table"]:
+        on_table = view(client, game_id)["round"]["table"]
+        assert len(on_table) == 4
+        for card in on_table:
             assert card["image_url"].split("?")[0].endswith(f"/{BUCKET}/{image_key(card['card_id'])}")
             assert not any(s in card["image_url"] for s in secrets)
     links = [{c["card_id"]: c["image_url"] for c in view(p, game_id)["round"]["table"]} for p in table]

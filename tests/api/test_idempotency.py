@@ -120,8 +120,14 @@ def test_a_blank_or_overlong_key_is_400_invalid_idempotency_key(
     assert inbox(players[0], feed).body["games"] == []
 
 
-def test_a_key_of_the_longest_allowed_length_is_accepted(players: list[Client]) -> None:
-    assert players[0].post("/games", {}, headers=key("k" * 128)).status == 201
+def test_a_key_of_the_longest_allowed_length_is_accepted_and_keeps_a_retry_from_repeating(
+    players: list[Client], feed: StreamFeed
+) -> None:
+    first = players[0].post("/games", {}, headers=key("k" * 128))
+    assert first.status == 201, first.raw
+    again = players[0].post("/games", {}, headers=key("k" * 128))
+    assert (again.status, again.body["game_id"]) == (201, first.body["game_id"])
+    assert [g["game_id"] for g in inbox(players[0], feed).body["games"]] == [first.body["game_id"]]
 
 
 class Killed(BaseException):

@@ -222,7 +222,11 @@ def test_joining_a_public_game_seats_you_after_the_others(
 
 def test_joining_with_an_empty_body_works_like_no_body(players: list[Client]) -> None:
     game_id = create_game(players[0])
-    assert players[1].post(f"/games/{game_id}/join", {}).status == 200
+    reply = players[1].post(f"/games/{game_id}/join", {})
+    assert reply.status == 200, reply.raw
+    seated = [players[0].player_id, players[1].player_id]
+    assert [p["player_id"] for p in reply.body["players"]] == seated
+    assert [p["player_id"] for p in view(players[0], game_id)["players"]] == seated
 
 
 def test_joining_twice_is_409_already_joined(players: list[Client]) -> None:
@@ -273,7 +277,11 @@ def test_a_private_game_is_hidden_from_non_members(players: list[Client]) -> Non
 
 def test_an_invite_code_is_not_needed_by_a_public_game(players: list[Client]) -> None:
     game_id = create_game(players[0])
-    assert players[1].post(f"/games/{game_id}/join", {"invite_code": "anything"}).status == 200
+    reply = players[1].post(f"/games/{game_id}/join", {"invite_code": "anything"})
+    assert reply.status == 200, reply.raw
+    seated = [players[0].player_id, players[1].player_id]
+    assert [p["player_id"] for p in reply.body["players"]] == seated
+    assert [p["player_id"] for p in view(players[0], game_id)["players"]] == seated
 
 
 # Leaving

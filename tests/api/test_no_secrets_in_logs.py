@@ -95,6 +95,13 @@ def test_a_whole_game_at_debug_logs_no_token_hash_hand_or_seed(
             assert not all(card in line for card in held), f"a hand is in a log: {line[:200]}"
 
 
-def test_the_aws_sdk_loggers_stay_at_warning() -> None:
-    for name in QUIET_LIBRARIES:
-        assert logging.getLogger(name).getEffectiveLevel() == logging.WARNING, name
+def test_the_aws_sdk_loggers_stay_at_warning_when_everything_else_logs_at_debug() -> None:
+    assert {"boto3", "botocore", "urllib3"} <= set(QUIET_LIBRARIES)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.DEBUG)  # unset, a library would inherit the root's WARNING and prove nothing
+    try:
+        for name in QUIET_LIBRARIES:
+            assert logging.getLogger(name).getEffectiveLevel() == logging.WARNING, name
+    finally:
+        root.setLevel(level)

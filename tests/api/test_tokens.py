@@ -53,8 +53,11 @@ def test_a_revoked_token_cannot_be_rotated_back_to_life(players: list[Client]) -
 
 
 def test_revoking_one_players_token_leaves_the_others_working(players: list[Client]) -> None:
-    call("DELETE", "/players/me/tokens/current", headers=players[0].auth())
-    assert players[1].get("/players/me").status == 200
+    assert call("DELETE", "/players/me/tokens/current", headers=players[0].auth()).status == 204
+    assert_problem(players[0].get("/players/me"), 401, "invalid_token")
+    reply = players[1].get("/players/me")
+    assert reply.status == 200, reply.raw
+    assert reply.body["player_id"] == players[1].player_id
 
 
 def test_rotating_and_revoking_need_a_token(aws: None) -> None:

@@ -144,9 +144,11 @@ def test_a_finished_game_owes_nothing_and_says_why_it_ended(players: list[Client
     seats = players[:3]
     game_id = started(seats, target_score=3)
     final = play_to_the_end(seats, game_id, seed=5)
-    assert final["end_reason"] is not None
+    assert final["end_reason"] == "target_score"
+    assert max(p["score"] for p in final["players"]) >= 3
     for client in seats:
         body = view(client, game_id)
+        assert body["end_reason"] == "target_score"
         assert body["your_turn"] is False
         assert body["you"]["owes"] is None
         assert body["round"] is None or body["round"]["waiting"] == []

@@ -55,11 +55,18 @@ def test_a_guesser_submits_one_card_from_its_hand_at_four_players() -> None:
     assert set(body["card_ids"]) <= {"h1", "h2", "h3"}
 
 
-def test_a_guesser_never_votes_for_its_own_card() -> None:
-    for seed in range(30):
-        route, body = choose(view("voting"), random.Random(seed)) or ("", {})
-        assert route == "votes"
-        assert body["card_ids"] != ["b"]
+def test_a_guesser_votes_only_for_table_cards_it_did_not_play_even_when_it_played_two() -> None:
+    # Four players: one card played, one vote. Three players: two cards played, one or two votes.
+    for submitted, counts in [(["b"], [1]), (["b", "c"], [1, 2])]:
+        voting = view("voting")
+        voting["you"]["submitted"] = submitted
+        voting["you"]["owes"] = {"move": "vote", "count": None, "counts": counts, "deadline": None}
+        for seed in range(30):
+            route, body = choose(voting, random.Random(seed)) or ("", {})
+            assert route == "votes"
+            assert len(body["card_ids"]) in counts
+            assert len(set(body["card_ids"])) == len(body["card_ids"])
+            assert set(body["card_ids"]) <= {"a", "b", "c", "d"} - set(submitted), (submitted, body)
 
 
 def test_percentiles_use_the_nearest_rank() -> None:

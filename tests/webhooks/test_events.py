@@ -75,9 +75,11 @@ def test_no_event_of_any_phase_carries_a_hand_a_hidden_card_or_a_vote_before_the
     assert kinds == {"turn.owed", "round.revealed", "game.finished"}
 
 
-def test_a_stranger_gets_no_event_at_all() -> None:
+def test_a_stranger_gets_no_event_at_all_of_a_change_every_player_hears_of() -> None:
     old, new = played_transitions(4, "classic", 5)[0]
     assert derive_events(old, new, "p_stranger", occurred_at=AT) == []
+    for player in new.player_ids:
+        assert [e.type for e in derive_events(old, new, player, occurred_at=AT)] == ["turn.owed"]
 
 
 def test_starting_tells_everyone_the_game_started_and_the_storyteller_that_they_owe_a_clue() -> None:
@@ -112,6 +114,7 @@ def test_event_ids_are_stable_per_change_and_recipient_so_a_replayed_stream_reco
     first = [e.id for e in derive_events(old, new, "p1", occurred_at=AT)]
     again = [e.id for e in derive_events(old, new, "p1", occurred_at="2027-01-01T00:00:00+00:00")]
     other = [e.id for e in derive_events(old, new, "p2", occurred_at=AT)]
+    assert len(first) == len(other) == 1  # the clue: one turn.owed to each player
     assert first == again
     assert not set(first) & set(other)
 
@@ -123,9 +126,12 @@ def test_events_round_trip_through_their_one_json_schema() -> None:
         for m in schema["$defs"].values()
         if "type" in m.get("properties", {})
     } == set(EVENT_TYPES)
+    kinds: set[str] = set()
     for old, new in played_transitions(4, "classic", 4)[:12]:
         for event in derive_events(old, new, "p1", occurred_at=AT):
             assert EVENT_ADAPTER.validate_json(event.model_dump_json()) == event
+            kinds.add(event.type)
+    assert kinds == {"turn.owed", "round.revealed"}
 
 
 def test_reminders_go_only_to_whom_the_game_waits_on_and_timeouts_name_who_missed_their_move() -> None:
