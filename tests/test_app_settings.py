@@ -41,7 +41,7 @@ def test_out_of_range_or_malformed_values_are_refused(environ: dict[str, str]) -
 
 
 def test_the_environment_is_read_once_per_process_like_a_lambdas(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.settings import get_settings
+    from app.core.settings import get_settings
 
     monkeypatch.setenv("TABLE_NAME", "games-first")
     get_settings.cache_clear()
