@@ -4,6 +4,7 @@
 // hand", "table card 2"), and nothing says who owns a table card until the API's reveal does.
 
 import { h, listOf, replace } from "./dom.js";
+import { act, title, ui } from "./ui.js";
 
 const PHASE_TITLES = {
   lobby: "Lobby",
@@ -62,7 +63,7 @@ function timeText(iso) {
   return Number.isNaN(when.getTime()) ? iso : when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
 
-export function gameScreen(gameId, ui, act, title) {
+export function gameScreen(gameId) {
   const { api } = ui;
   const root = h("div", { class: "game" }, h("p", { class: "muted" }, "Loading the game…"));
   const images = new Map(); // card_id -> the first image link seen, so redraws do not refetch the art
