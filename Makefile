@@ -26,7 +26,11 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
-test: lint typecheck unit
+# The web client's pure state module (web/state.js), without a browser.
+web-test:
+	node --test tests/web/
+
+test: lint typecheck web-test unit
 
 # Two execution environments serve API calls side by side (WORKERS=1: in-process, one at a time).
 run: $(STAMP)

@@ -41,8 +41,3 @@ export function replace(container, ...children) {
     }
   }
 }
-
-export function listOf(names) {
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}

@@ -1,0 +1,95 @@
+// The inbox: this player's games (their turn first, then the rest, then the latest finished ones), the
+// public games waiting for players, and the token that brings this player to another device.
+
+import { h, replace } from "../dom.js";
+import { inboxFacts, inboxOrder, inboxStatus } from "../state.js";
+import { act, title, ui } from "../ui.js";
+
+function inboxItem(game) {
+  return h(
+    "li",
+    {},
+    h(
+      "a",
+      { class: `game-link${game.your_turn ? " urgent" : ""}`, href: `#/game/${game.game_id}` },
+      h("strong", {}, inboxStatus(game)),
+      h("span", { class: "muted" }, inboxFacts(game)),
+      h("span", { class: "muted small" }, `Game ${game.game_id.slice(0, 8)}`),
+    ),
+  );
+}
+
+function openItem(game) {
+  return h(
+    "li",
+    {},
+    h(
+      "a",
+      { class: "game-link", href: `#/join/${game.game_id}` },
+      h("strong", {}, `${game.rules} · ${game.player_count}/${game.max_players} seats taken`),
+      h("span", { class: "muted" }, (game.player_names || []).join(", ")),
+    ),
+  );
+}
+
+export function inboxScreen() {
+  const { api } = ui;
+  const mine = h("div", { id: "my-games" }, h("p", { class: "muted" }, "Loading your games…"));
+  const open = h("div", { id: "open-games" });
+  let memberOf = new Set();
+  let openLoaded = false;
+  let drawn = false;
+  const loadOpen = async () => {
+    const { games } = await api.get("/games?status=open");
+    const joinable = games.filter((g) => !memberOf.has(g.game_id));
+    replace(
+      open,
+      joinable.length
+        ? h("ul", { class: "games" }, joinable.map(openItem))
+        : h("p", { class: "muted" }, "No public game is waiting for players right now."),
+    );
+  };
+  ui.poll(async () => {
+    const active = await api.poll("/players/me/games");
+    // Finished games are listed apart (newest first, by page): the latest page goes under the live ones.
+    const finished = await api.poll("/players/me/games?status=finished");
+    const { wait } = active;
+    // A 304 on coming back to this screen still has to draw it once, from the cached answer.
+    if (active.changed || finished.changed || !drawn) {
+      drawn = true;
+      const all = [...active.body.games, ...finished.body.games];
+      memberOf = new Set(all.map((g) => g.game_id));
+      const games = inboxOrder(all);
+      replace(
+        mine,
+        games.length
+          ? h("ul", { class: "games", "aria-label": "Your games" }, games.map(inboxItem))
+          : h("p", { class: "muted" }, "No games yet: start one, or join one below."),
+      );
+    }
+    // After the first inbox answer, so that games we already sit in are not offered again.
+    if (!openLoaded) {
+      openLoaded = true;
+      loadOpen().catch((error) => ui.showError(error));
+    }
+    return wait;
+  });
+
+  const refresh = h("button", { type: "button", class: "secondary" }, "Refresh");
+  refresh.addEventListener("click", () => act(refresh, loadOpen));
+  return [
+    title("Your games"),
+    h("p", {}, h("a", { class: "button", href: "#/new" }, "New game")),
+    mine,
+    h("h2", {}, "Open games"),
+    open,
+    refresh,
+    h(
+      "details",
+      { class: "token" },
+      h("summary", {}, "Your token"),
+      h("p", { class: "small" }, "Keep it to play from another device. Anyone with it plays as you."),
+      h("code", { class: "break" }, api.token),
+    ),
+  ];
+}

@@ -1,0 +1,59 @@
+// Registering a name (the token then stays in this browser), or bringing a token from another device.
+
+import { h } from "../dom.js";
+import { act, title, ui } from "../ui.js";
+
+export function registerScreen(next) {
+  const { api } = ui;
+  const name = h("input", {
+    id: "name",
+    name: "name",
+    required: true,
+    maxlength: 40,
+    autocomplete: "nickname",
+    placeholder: "Ada",
+  });
+  const token = h("input", { id: "token", name: "token", autocomplete: "off", spellcheck: false });
+  const start = h("button", { type: "submit" }, "Start playing");
+  const useToken = h("button", { type: "submit", class: "secondary" }, "Use this token");
+  return [
+    title("Welcome"),
+    h("p", {}, "Dixit, played at your own pace: one move when it is your turn, from any phone."),
+    h(
+      "form",
+      {
+        class: "card-box",
+        onsubmit: (event) => {
+          event.preventDefault();
+          act(start, async () => {
+            await api.register(name.value.trim());
+            ui.go(next);
+          });
+        },
+      },
+      h("label", { for: "name" }, "Your name, as other players will see it"),
+      name,
+      start,
+    ),
+    h(
+      "details",
+      {},
+      h("summary", {}, "Already playing on another device?"),
+      h(
+        "form",
+        {
+          onsubmit: (event) => {
+            event.preventDefault();
+            act(useToken, async () => {
+              await api.useToken(token.value.trim());
+              ui.go(next);
+            });
+          },
+        },
+        h("label", { for: "token" }, "Your token (from that device's “Your token” in the inbox)"),
+        token,
+        useToken,
+      ),
+    ),
+  ];
+}
