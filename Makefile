@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit run soak bench bench-http openapi screenshots lock clean simulate
+.PHONY: install test lint typecheck unit web-test run soak bench bench-http openapi screenshots lock clean simulate
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

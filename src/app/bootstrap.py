@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from app.aws import clients as aws_clients
 from app.aws.dynamodb.decks import DynamoDeckStore
 from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
@@ -24,7 +25,7 @@ from app.webhooks.queue import WebhookQueue
 
 
 @cache
-def _services_for(settings: AppSettings) -> Services:
+def _services_for(settings: AppSettings, generation: int) -> Services:
     table = settings.table_name
     return Services(
         settings=settings,
@@ -61,5 +62,5 @@ def card_images_in(bucket: str) -> CardImages:
 
 def services(deadline: Deadline | None = None, settings: AppSettings | None = None) -> Services:
     """The adapters of this environment, for one request that may retry until `deadline`."""
-    built = _services_for(settings or get_settings())
+    built = _services_for(settings or get_settings(), aws_clients.generation())
     return built.until(deadline or Deadline.after(DEFAULT_SECONDS))

@@ -52,7 +52,17 @@ def sqs() -> SQSClient:
     return boto3.client("sqs", config=_CONFIG)
 
 
+_generation = 0
+
+
+def generation() -> int:
+    """How many times the clients were forgotten: what was built on older ones is stale too."""
+    return _generation
+
+
 def reset() -> None:
     """Forget cached clients (tests switch endpoints and credentials between cases)."""
+    global _generation
+    _generation += 1
     for factory in (dynamodb, s3, sns, sqs):
         factory.cache_clear()

@@ -108,15 +108,17 @@ class TableAdapter:
     def __init__(self, table_name: str, client: DynamoDBClient | None = None) -> None:
         self.table_name = table_name
         self._raw = client
-        self._client: DynamoDBClient | None = None
+        self._client: _TranslatingClient | None = None
         self.pause: Callable[[float], None] = time.sleep
 
     @property
     def client(self) -> DynamoDBClient:
-        if self._client is None:
-            raw = self._raw if self._raw is not None else aws_clients.dynamodb()
-            self._client = cast("DynamoDBClient", _TranslatingClient(raw))
-        return self._client
+        # Asked each time: adapters live as long as the environment, and clients.reset() (tests switching
+        # endpoints) must reach them too. clients.dynamodb() is itself cached, so this costs a lookup.
+        raw = self._raw if self._raw is not None else aws_clients.dynamodb()
+        if self._client is None or self._client._client is not raw:
+            self._client = _TranslatingClient(raw)
+        return cast("DynamoDBClient", self._client)
 
     def query_all(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
         """Every item a query matches, page by page (a fault on any page is translated too)."""
