@@ -15,12 +15,12 @@ from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
+from app.aws.sqs import SqsWebhookQueue
 from app.core.deadline import DEFAULT_SECONDS, Deadline
 from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
 from app.notify.channels import Notifier, Platform
-from app.webhooks.queue import WebhookQueue
 
 
 @cache
@@ -43,7 +43,7 @@ def _services_for(settings: AppSettings) -> Services:
                 Platform.FCM: settings.fcm_platform_application_arn,
             },
         ),
-        webhook_queue=WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
+        webhook_queue=SqsWebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
         # One per configuration for the whole environment: its memo of signed links outlives a request.
         images=CardImages(
             settings.card_bucket,

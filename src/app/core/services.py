@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     from app.notify.channels import Notifier
     from app.notify.ports import NotificationStore
     from app.players.ports import PlayerStore
-    from app.webhooks.ports import WebhookStore
-    from app.webhooks.queue import WebhookQueue
+    from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
 def utc_now() -> datetime:
