@@ -15,12 +15,13 @@ from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
+from app.aws.sns import SnsNotifier
 from app.aws.sqs import SqsWebhookQueue
 from app.core.deadline import DEFAULT_SECONDS, Deadline
 from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
-from app.notify.channels import Notifier, Platform
+from app.notify.channels import Platform
 
 
 @cache
@@ -35,7 +36,7 @@ def _services_for(settings: AppSettings) -> Services:
         feed=DynamoFeedStore(table),
         decks=DynamoDeckStore(table),
         notifications=DynamoNotificationStore(table),
-        push=Notifier(
+        push=SnsNotifier(
             settings.nudge_topic_arn,
             platform_applications={
                 Platform.APNS: settings.apns_platform_application_arn,
