@@ -1,7 +1,8 @@
 """The composition root: the one place that builds adapters, once per execution environment.
 
-Handlers ask here for the `Services` of a request; use cases see only the protocols on it. Boto3
-clients stay lazy (built on first use, never at import), so importing this module costs nothing.
+Handlers ask here for the `Services` of a request; use cases see only the protocols on it (and
+CardImages, over the S3 object store built here). Boto3 clients stay lazy (built on first use, never
+at import), so importing this module costs nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
+from app.aws.s3 import S3ObjectStore
 from app.aws.sns import SnsNotifier
 from app.aws.sqs import SqsWebhookQueue
 from app.core.deadline import DEFAULT_SECONDS, Deadline
@@ -49,6 +51,7 @@ def _services_for(settings: AppSettings) -> Services:
         images=CardImages(
             settings.card_bucket,
             settings.image_url_ttl_seconds,
+            S3ObjectStore(),
             window_seconds=settings.image_url_window_seconds,
             base_url=settings.card_image_base_url,
         ),
@@ -57,7 +60,7 @@ def _services_for(settings: AppSettings) -> Services:
 
 def card_images_in(bucket: str) -> CardImages:
     """Card images of the bucket an S3 event names (the ingest is told, not configured)."""
-    return CardImages(bucket, get_settings().image_url_ttl_seconds)
+    return CardImages(bucket, get_settings().image_url_ttl_seconds, S3ObjectStore())
 
 
 def services(deadline: Deadline | None = None, settings: AppSettings | None = None) -> Services:
