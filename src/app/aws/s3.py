@@ -27,6 +27,7 @@ from app.aws import clients as aws_clients
 
 if TYPE_CHECKING:
     import boto3
+    from botocore.credentials import ReadOnlyCredentials
     from mypy_boto3_s3 import S3Client
 
 
@@ -82,7 +83,7 @@ class S3ObjectStore:
         self._session = session
         self._client: S3Client | None = None
         self._memo: dict[tuple[str, str], str] = {}
-        self._memo_for: tuple[int, int, str] | None = None
+        self._memo_for: tuple[int, int, str, object] | None = None
 
     @property
     def client(self) -> S3Client:
@@ -92,30 +93,38 @@ class S3ObjectStore:
             self._client = aws_clients.s3_of(self._session)
         return self._client
 
-    def signer(self) -> Signer:
-        """Where S3 is and the credentials that sign now, through public APIs only."""
-        client = self.client
+    def _credentials(self) -> ReadOnlyCredentials:
         credentials = (self._session or aws_clients.session()).get_credentials()
         # Frozen at each signing: a RefreshableCredentials refreshes here when it is about to expire.
         frozen = credentials.get_frozen_credentials() if credentials is not None else None
         if frozen is None or not frozen.access_key or not frozen.secret_key:
             raise NoCredentialsError()
+        return frozen
+
+    @staticmethod
+    def _signer_of(client: S3Client, frozen: ReadOnlyCredentials) -> Signer:
         return Signer(
             endpoint=client.meta.endpoint_url.rstrip("/"),
             region=client.meta.region_name,
-            access_key=frozen.access_key,
-            secret_key=frozen.secret_key,
+            access_key=frozen.access_key or "",
+            secret_key=frozen.secret_key or "",
             token=frozen.token,
         )
 
+    def signer(self) -> Signer:
+        """Where S3 is and the credentials that sign now, through public APIs only."""
+        return self._signer_of(self.client, self._credentials())
+
     def link(self, bucket: str, key: str, *, signed_at: int, expires_in: int) -> str:
-        signer = self.signer()
-        # A new window or rotated credentials: every memoized link is stale.
-        if self._memo_for != (signed_at, expires_in, signer.access_key):
+        client, frozen = self.client, self._credentials()
+        # A new window, rotated credentials or another client (endpoint): every memoized link is stale.
+        memo_for = (signed_at, expires_in, frozen.access_key or "", client)
+        if self._memo_for != memo_for:
             self._memo = {}
-            self._memo_for = (signed_at, expires_in, signer.access_key)
+            self._memo_for = memo_for
         url = self._memo.get((bucket, key))
         if url is None:
+            signer = self._signer_of(client, frozen)  # built on a miss only: a hit is one dict lookup
             url = presign_get(signer, bucket, key, signed_at=signed_at, expires_in=expires_in)
             self._memo[(bucket, key)] = url
         return url

@@ -8,6 +8,7 @@ ObjectStore port's (app.decks.ports; S3 in app.aws.s3).
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dixit.cards import OFFICIAL_DECKS, deck_of
@@ -26,6 +27,7 @@ UPLOAD_PREFIX = "uploads/"
 MAX_EXPIRES_SECONDS = 604_800
 
 
+@lru_cache(maxsize=4_096)  # every link asks, a dozen per answer
 def image_key(card_id: str) -> str:
     """Where a card's image lives: derived from the card alone, so it never says who holds or played it."""
     return f"cards/{deck_of(card_id)}/{card_id}.{IMAGE_EXTENSION}"
