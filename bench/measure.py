@@ -319,6 +319,18 @@ def poll_interval(headers: dict[str, str]) -> float:
     return 0.0  # not advertised: run.py states the interval it assumes
 
 
+def app_session() -> Any:
+    """The session the app's clients come from: app.aws.clients' own, or boto3's default (older trees)."""
+    import boto3
+
+    try:
+        from app.aws.clients import session
+    except ImportError:
+        boto3.setup_default_session()
+        return boto3.DEFAULT_SESSION
+    return session()
+
+
 def capacity(quick: bool) -> dict[str, float]:
     import boto3
     from capacity import Ledger
@@ -327,9 +339,8 @@ def capacity(quick: bool) -> dict[str, float]:
     with moto_api(TREE) as properties:
         from handlers.api import lambda_handler
 
-        boto3.setup_default_session()
         ledger = Ledger(boto3.session.Session().client("dynamodb"), properties)
-        ledger.attach(boto3.DEFAULT_SESSION)
+        ledger.attach(app_session())
         books = Accounting(ledger)
         transport = books.spy(LambdaTransport(lambda_handler, before=books.before, observe=books.after))
         play_games(transport, 1, 5, {"rules": "classic"}, seed=5)

@@ -1,7 +1,8 @@
 """The composition root: the one place that builds adapters, once per execution environment.
 
-Handlers ask here for the `Services` of a request; use cases see only the protocols on it. Boto3
-clients stay lazy (built on first use, never at import), so importing this module costs nothing.
+Handlers ask here for the `Services` of a request; use cases see only the protocols on it (and
+CardImages, over the S3 object store built here). Boto3 clients stay lazy (built on first use, never
+at import), so importing this module costs nothing.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
+from app.aws.s3 import S3ObjectStore
+from app.aws.sns import SnsNotifier
+from app.aws.sqs import SqsWebhookQueue
 from app.core.deadline import DEFAULT_SECONDS, Deadline
 from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
-from app.notify.channels import Notifier, Platform
-from app.webhooks.queue import WebhookQueue
+from app.notify.channels import Platform
 
 
 @cache
@@ -36,7 +39,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         feed=DynamoFeedStore(table),
         decks=DynamoDeckStore(table),
         notifications=DynamoNotificationStore(table),
-        push=Notifier(
+        push=SnsNotifier(
             settings.nudge_topic_arn,
             platform_applications={
                 Platform.APNS: settings.apns_platform_application_arn,
@@ -44,11 +47,12 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
                 Platform.FCM: settings.fcm_platform_application_arn,
             },
         ),
-        webhook_queue=WebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
+        webhook_queue=SqsWebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
         # One per configuration for the whole environment: its memo of signed links outlives a request.
         images=CardImages(
             settings.card_bucket,
             settings.image_url_ttl_seconds,
+            S3ObjectStore(),
             window_seconds=settings.image_url_window_seconds,
             base_url=settings.card_image_base_url,
         ),
@@ -57,7 +61,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
 
 def card_images_in(bucket: str) -> CardImages:
     """Card images of the bucket an S3 event names (the ingest is told, not configured)."""
-    return CardImages(bucket, get_settings().image_url_ttl_seconds)
+    return CardImages(bucket, get_settings().image_url_ttl_seconds, S3ObjectStore())
 
 
 def services(deadline: Deadline | None = None, settings: AppSettings | None = None) -> Services:

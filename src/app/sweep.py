@@ -23,7 +23,7 @@ from app.games import play as games
 from app.games.play import Step
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, reminder, timeout
-from app.webhooks.queue import WebhookQueue
+from app.webhooks.ports import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind
 from dixit.moves import Timeout

@@ -17,7 +17,7 @@ from app import bootstrap
 from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.webhooks.dispatch import Finished, RetryLater, WebhookMessage, deliver
-from app.webhooks.queue import WebhookQueue
+from app.webhooks.ports import WebhookQueue
 
 
 class DeliveryFailed(Exception):

@@ -8,8 +8,9 @@ from typing import Any
 import boto3
 from PIL import Image
 
+from app import bootstrap
 from app.aws.dynamodb.decks import DynamoDeckStore
-from app.decks.card_images import CardImages, card_of_upload, image_key
+from app.decks.card_images import card_of_upload, image_key
 from handlers.card_ingest import ingest
 
 from .client import Client
@@ -27,7 +28,7 @@ def jpeg(shade: int) -> bytes:
 def upload_all(created: dict[str, Any], data: bytes | None = None) -> None:
     """What S3 and its notification do for each form: store the upload, then run the ingest on it."""
     s3 = boto3.client("s3")
-    images = CardImages(BUCKET, 600)
+    images = bootstrap.card_images_in(BUCKET)
     for n, form in enumerate(created["uploads"]):
         key = form["fields"]["key"]
         s3.put_object(Bucket=BUCKET, Key=key, Body=data if data is not None else jpeg(n * 7 % 200))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.notify.channels import Notifier
+from app.aws.sns import SnsNotifier
 
 from .client import Client
 from .conftest import TABLE
@@ -137,14 +137,14 @@ def test_a_failing_record_is_reported_alone_so_the_others_are_not_retried(
 ) -> None:
     doomed = started(players[:3])
     fine = started(players[3:6])
-    original = Notifier.publish
+    original = SnsNotifier.publish
 
-    def flaky(self: Notifier, notification: Any) -> bool:
+    def flaky(self: SnsNotifier, notification: Any) -> bool:
         if notification.game_id == doomed:
             raise RuntimeError("SNS is having a bad day")
         return original(self, notification)
 
-    monkeypatch.setattr(Notifier, "publish", flaky)
+    monkeypatch.setattr(SnsNotifier, "publish", flaky)
     event = feed.event()
     doomed_sequences = {
         r["dynamodb"]["SequenceNumber"]

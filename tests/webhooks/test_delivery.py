@@ -11,12 +11,13 @@ import boto3
 import pytest
 
 from app import bootstrap
+from app.aws.sqs import SqsWebhookQueue
 from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.feed.events import Event, derive_events
 from app.webhooks import ssrf
 from app.webhooks.dispatch import WebhookMessage, backoff_seconds, deliver, enqueue_events
-from app.webhooks.queue import MAX_VISIBILITY_SECONDS, WebhookQueue
+from app.webhooks.ports import MAX_VISIBILITY_SECONDS, WebhookQueue
 from app.webhooks.records import WebhookRecord
 from app.webhooks.signing import REPLAY_WINDOW_SECONDS, verify
 from app.webhooks.subscriptions import subscribe
@@ -57,7 +58,7 @@ def start_events(owner: PlayerRecord) -> list[Event]:
 
 
 def queue(queues: Queues) -> WebhookQueue:
-    return WebhookQueue(queues.url, queues.dlq_url)
+    return SqsWebhookQueue(queues.url, queues.dlq_url)
 
 
 def arn_of(queues: Queues) -> str:

@@ -6,9 +6,9 @@ import boto3
 import pytest
 
 from app import bootstrap
+from app.aws.sqs import SqsWebhookQueue
 from app.core.settings import get_settings
 from app.webhooks.dispatch import enqueue_events
-from app.webhooks.queue import WebhookQueue
 from app.webhooks.subscriptions import subscribe
 from local_stack.queues import QueuePoller
 from tests.api.client import Client
@@ -35,7 +35,7 @@ def test_the_local_poller_deletes_what_was_delivered_and_leaves_a_failure_to_com
     assert owner is not None
     subscribe(services, owner, receiver.url, ("turn.owed",))
     receiver.script = [500]
-    enqueue_events(services, WebhookQueue(queues.url, queues.dlq_url), start_events(owner))
+    enqueue_events(services, SqsWebhookQueue(queues.url, queues.dlq_url), start_events(owner))
     lines: list[str] = []
     local = QueuePoller(
         boto3.client("sqs"), queues.url, "WebhookFunction", lambda: lambda_handler, report=lines.append

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from app.aws.sqs import SqsWebhookQueue
 from app.webhooks.dispatch import WebhookMessage
-from app.webhooks.queue import WebhookQueue
 from tests.api.client import Client
 from tests.api.conftest import TABLE, players  # noqa: F401  (fixture shared with the API tests)
 from tests.api.helpers import give_clue, started, storyteller
@@ -101,14 +101,14 @@ def test_a_record_whose_deliveries_cannot_be_enqueued_is_reported_alone(
     subscribe(fine_owner, receiver, ["turn.owed"])
     doomed = started(players[:3])
     fine = started(players[3:6])
-    original = WebhookQueue.send
+    original = SqsWebhookQueue.send
 
-    def refusing(self: WebhookQueue, bodies: Any) -> list[str]:
+    def refusing(self: SqsWebhookQueue, bodies: Any) -> list[str]:
         if any(doomed in body for body in bodies):
             return list(bodies)  # SQS refused every entry of the batch
         return original(self, bodies)
 
-    monkeypatch.setattr(WebhookQueue, "send", refusing)
+    monkeypatch.setattr(SqsWebhookQueue, "send", refusing)
     event = feed.event()
     doomed_started = {
         r["dynamodb"]["SequenceNumber"]

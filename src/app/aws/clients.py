@@ -1,7 +1,8 @@
-"""Boto3 clients, built on first use and reused by warm invocations.
+"""Boto3 clients, built on first use and reused by warm invocations, all from one session.
 
 Nothing is created at import. Boto3 itself honours AWS_ENDPOINT_URL, so the same code talks to AWS,
-moto server or `sam local` without a branch here.
+moto server or `sam local` without a branch here. The session is kept with the clients (its
+credentials sign what app.aws.s3 signs itself) and forgotten with them.
 """
 
 from __future__ import annotations
@@ -27,29 +28,39 @@ _CONFIG = Config(
     read_timeout=2,
     tcp_keepalive=True,
 )
+# Virtual-host addressing breaks against a local endpoint such as moto server.
+_S3_CONFIG = _CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
+
+
+@cache
+def session() -> boto3.Session:
+    """The session every client here comes from: its credentials (refreshed when a role's rotate)."""
+    return boto3.Session()
 
 
 @cache
 def dynamodb() -> DynamoDBClient:
-    return boto3.client("dynamodb", config=_CONFIG)
+    return session().client("dynamodb", config=_CONFIG)
+
+
+def s3_of(of: boto3.Session) -> S3Client:
+    """An S3 client of `of` configured as `s3()` is (path-style addressing, SigV4)."""
+    return of.client("s3", config=_S3_CONFIG)
 
 
 @cache
 def s3() -> S3Client:
-    # Virtual-host addressing breaks against a local endpoint such as moto server.
-    return boto3.client(
-        "s3", config=_CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
-    )
+    return s3_of(session())
 
 
 @cache
 def sns() -> SNSClient:
-    return boto3.client("sns", config=_CONFIG)
+    return session().client("sns", config=_CONFIG)
 
 
 @cache
 def sqs() -> SQSClient:
-    return boto3.client("sqs", config=_CONFIG)
+    return session().client("sqs", config=_CONFIG)
 
 
 _generation = 0
@@ -61,8 +72,8 @@ def generation() -> int:
 
 
 def reset() -> None:
-    """Forget cached clients (tests switch endpoints and credentials between cases)."""
+    """Forget the session and its clients (tests switch endpoints and credentials between cases)."""
     global _generation
     _generation += 1
-    for factory in (dynamodb, s3, sns, sqs):
+    for factory in (session, dynamodb, s3, sns, sqs):
         factory.cache_clear()

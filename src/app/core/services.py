@@ -19,11 +19,10 @@ if TYPE_CHECKING:
     from app.decks.ports import DeckStore
     from app.feed.ports import FeedStore
     from app.games.ports import GameStore, InboxStore
-    from app.notify.channels import Notifier
+    from app.notify.channels import PushChannel
     from app.notify.ports import NotificationStore
     from app.players.ports import PlayerStore
-    from app.webhooks.ports import WebhookStore
-    from app.webhooks.queue import WebhookQueue
+    from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
 def utc_now() -> datetime:
@@ -40,7 +39,7 @@ class Services:
     feed: FeedStore
     decks: DeckStore
     notifications: NotificationStore
-    push: Notifier
+    push: PushChannel
     webhook_queue: WebhookQueue
     images: CardImages
     # Looked up at each call, so a simulation can swap the module's clock for a fake one.

@@ -1,10 +1,10 @@
-"""Custom decks' records, and what the decks feature needs from storage."""
+"""Custom decks' records, and what the decks feature needs from storage: deck items and card images."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class CardStatus(StrEnum):
@@ -49,4 +49,31 @@ class DeckStore(Protocol):
 
     def record_card(self, card_id: str, state: CardState) -> bool:
         """Record one card's upload outcome; False when its deck does not exist."""
+        ...
+
+
+class ObjectStore(Protocol):
+    """The bucket of card images: links to read an object, forms to upload one, and the objects."""
+
+    def link(self, bucket: str, key: str, *, signed_at: int, expires_in: int) -> str:
+        """A GET link to the object, valid from `signed_at` (epoch seconds) for `expires_in` seconds.
+
+        The same arguments give the same link while the signing credentials last (clients cache by it).
+        """
+        ...
+
+    def upload_form(
+        self, bucket: str, key: str, *, max_bytes: int, content_type_prefix: str, expires_in: int
+    ) -> dict[str, Any]:
+        """A presigned POST form (`url`, `fields`) for at most `max_bytes` of a type under the prefix."""
+        ...
+
+    def read(self, bucket: str, key: str, *, limit: int) -> bytes | None:
+        """The object's first `limit` bytes; None when there is no such object."""
+        ...
+
+    def put(self, bucket: str, key: str, data: bytes, *, content_type: str) -> None: ...
+
+    def delete(self, bucket: str, key: str) -> None:
+        """Idempotent: deleting an object that is already gone succeeds."""
         ...

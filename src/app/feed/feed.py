@@ -18,7 +18,7 @@ from app.core.services import Services
 from app.feed.events import EVENT_ADAPTER, Event, derive_for_members
 from app.games.play import load_game
 from app.webhooks.dispatch import enqueue_events
-from app.webhooks.queue import WebhookQueue
+from app.webhooks.ports import WebhookQueue
 from dixit.state import GameState, Phase
 
 FEED_PAGE_DEFAULT = 50

@@ -1,37 +1,22 @@
-"""The only module that talks to SNS: the notification topic and players' mobile push endpoints."""
+"""Where notifications go besides storage: the notification topic and players' mobile push endpoints.
+
+The port and its plain types only; `app.aws.sns.SnsNotifier` is the SNS adapter `app.bootstrap` builds.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
-
-from botocore.exceptions import ClientError
-
-from app.aws import clients as aws_clients
-from app.notify.messages import Notification
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from mypy_boto3_sns import SNSClient
+    from app.notify.messages import Notification
 
 
 class Platform(StrEnum):
     APNS = "apns"
     APNS_SANDBOX = "apns_sandbox"
     FCM = "fcm"
-
-
-# The keys SNS expects in a MessageStructure=json message for each kind of platform application.
-_SNS_PLATFORM_KEY = {Platform.APNS: "APNS", Platform.APNS_SANDBOX: "APNS_SANDBOX", Platform.FCM: "GCM"}
-# SNS refuses a second endpoint for a token it knows, and names the existing one in the message.
-_EXISTING_ENDPOINT = re.compile(r"Endpoint (arn:\S+) already exists")
-# Errors that mean the endpoint will never take a message again: the app was uninstalled, the token
-# expired, or someone deleted the endpoint. Anything else may pass and is worth another try later.
-_GONE = frozenset({"EndpointDisabled", "NotFound", "EndpointDisabledException", "NotFoundException"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,109 +29,28 @@ class InvalidPushToken(ValueError):
     """The platform (through SNS) refused the push token."""
 
 
-class Notifier:
-    def __init__(
-        self,
-        topic_arn: str,
-        client: SNSClient | None = None,
-        *,
-        platform_applications: Mapping[Platform, str] | None = None,
-    ) -> None:
-        self.topic_arn = topic_arn
-        self._client = client
-        self.platform_applications = {p: arn for p, arn in (platform_applications or {}).items() if arn}
-
-    @property
-    def client(self) -> SNSClient:
-        if self._client is None:
-            self._client = aws_clients.sns()
-        return self._client
-
-    # The topic
+class PushChannel(Protocol):
+    """The topic every notification is published to, and each device's push endpoint."""
 
     def publish(self, notification: Notification) -> bool:
         """Publish to the topic with attributes to filter on; False when no topic is configured."""
-        if not self.topic_arn:
-            return False
-        extra: dict[str, Any] = {}
-        if self.topic_arn.endswith(".fifo"):
-            # A FIFO topic drops a repeat of the same dedupe id within its five-minute window.
-            extra = {
-                "MessageGroupId": notification.player_id,
-                "MessageDeduplicationId": hashlib.sha256(notification.dedupe_id.encode()).hexdigest(),
-            }
-        self.client.publish(
-            TopicArn=self.topic_arn,
-            Subject=notification.text,
-            Message=notification.to_json(),
-            MessageAttributes={
-                "player_id": {"DataType": "String", "StringValue": notification.player_id},
-                "game_id": {"DataType": "String", "StringValue": notification.game_id},
-                "kind": {"DataType": "String", "StringValue": notification.kind.value},
-            },
-            **extra,
-        )
-        return True
+        ...
 
-    # Mobile push
-
-    def push_configured(self, platform: Platform) -> bool:
-        return platform in self.platform_applications
+    def push_configured(self, platform: Platform) -> bool: ...
 
     def create_endpoint(self, platform: Platform, token: str, *, player_id: str) -> Endpoint:
         """The platform endpoint for `token`, created or taken over and enabled.
 
         A token is one app install: when another player had registered it, the endpoint moves to
         `player_id` and `previous_owner` names the other player, whose device record must go.
+        Raises InvalidPushToken when the platform refuses the token.
         """
-        application = self.platform_applications[platform]
-        try:
-            arn = self.client.create_platform_endpoint(
-                PlatformApplicationArn=application, Token=token, CustomUserData=player_id
-            )["EndpointArn"]
-        except ClientError as error:
-            message = str(error.response.get("Error", {}).get("Message", ""))
-            existing = _EXISTING_ENDPOINT.search(message)
-            if existing is None:
-                if _code(error) == "InvalidParameter":
-                    raise InvalidPushToken(message) from None
-                raise
-            arn = existing.group(1)
-        attributes = self.client.get_endpoint_attributes(EndpointArn=arn).get("Attributes", {})
-        owner = attributes.get("CustomUserData") or None
-        # A known token comes back as it was, possibly disabled by the platform: registering revives it.
-        if (
-            str(attributes.get("Enabled", "true")).lower() != "true"
-            or attributes.get("Token") != token
-            or owner != player_id
-        ):
-            self.client.set_endpoint_attributes(
-                EndpointArn=arn, Attributes={"Token": token, "CustomUserData": player_id, "Enabled": "true"}
-            )
-        return Endpoint(arn, previous_owner=owner if owner not in (None, player_id) else None)
+        ...
 
     def delete_endpoint(self, endpoint_arn: str) -> None:
-        self.client.delete_endpoint(EndpointArn=endpoint_arn)  # idempotent in SNS
+        """Idempotent: deleting an endpoint that is already gone succeeds."""
+        ...
 
     def push(self, endpoint_arn: str, platform: Platform, notification: Notification) -> bool:
         """Send to one device; False when the endpoint is gone for good (the caller removes it)."""
-        body = notification.body()
-        if platform is Platform.FCM:
-            payload: dict[str, Any] = {
-                "notification": {"title": "Dixit", "body": notification.text},
-                "data": {key: str(value) for key, value in body.items()},
-            }
-        else:
-            payload = {"aps": {"alert": notification.text, "thread-id": notification.game_id}, **body}
-        message = {"default": notification.text, _SNS_PLATFORM_KEY[platform]: json.dumps(payload)}
-        try:
-            self.client.publish(TargetArn=endpoint_arn, Message=json.dumps(message), MessageStructure="json")
-        except ClientError as error:
-            if _code(error) in _GONE:
-                return False
-            raise
-        return True
-
-
-def _code(error: ClientError) -> str:
-    return str(error.response.get("Error", {}).get("Code", ""))
+        ...

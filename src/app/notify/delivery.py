@@ -1,7 +1,8 @@
 """Delivery use cases: who gets a notification and where, devices, mutes and the rate limits.
 
 Every notification goes to the topic (operators fan out by filter policy) and to the player's devices,
-unless the player muted it. Only app.notify.channels touches SNS; only app.aws.dynamodb.notify keeps state.
+unless the player muted it. Delivery sees ports only: app.notify.channels.PushChannel (SNS in app.aws.sns)
+and app.notify.ports.NotificationStore (DynamoDB in app.aws.dynamodb.notify).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, No
 from app.core.records import PlayerRecord
 from app.core.services import Services, utc_now
 from app.core.telemetry import count, logger
-from app.notify.channels import InvalidPushToken, Notifier, Platform
+from app.notify.channels import InvalidPushToken, Platform, PushChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.ports import Device, NotificationStore
 from dixit.state import GameState
@@ -38,7 +39,7 @@ class Outcome(StrEnum):
 @dataclass(slots=True)
 class Delivery:
     store: NotificationStore
-    notifier: Notifier
+    notifier: PushChannel
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
 
     @classmethod

@@ -17,7 +17,7 @@ from app.core.telemetry import logger
 from app.feed.events import Event
 from app.webhooks import ssrf
 from app.webhooks.http import HttpOutcome, post
-from app.webhooks.queue import MAX_VISIBILITY_SECONDS, WebhookQueue
+from app.webhooks.ports import MAX_VISIBILITY_SECONDS, WebhookQueue
 from app.webhooks.records import DeliveryAttempt, Outcome, WebhookRecord
 from app.webhooks.signing import HEADER, sign
 

@@ -1,10 +1,15 @@
-"""What webhooks need from storage: a player's subscriptions, their health and recent attempts."""
+"""What webhooks need: storage for a player's subscriptions, their health and recent attempts, and the
+delivery queue (with its dead-letter queue) that carries each event to each webhook.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
+
+MAX_VISIBILITY_SECONDS = 43_200  # SQS's ceiling for one message's visibility timeout
 
 
 class WebhookStore(Protocol):
@@ -33,3 +38,22 @@ class WebhookStore(Protocol):
     def list_delivery_attempts(self, webhook_id: str, limit: int) -> list[DeliveryAttempt]:
         """Newest first."""
         ...
+
+
+class WebhookQueue(Protocol):
+    """The delivery queue: messages in, a message hidden for a while (the backoff), and the dead letters."""
+
+    @property
+    def dlq_url(self) -> str:
+        """Where dead letters go; empty when there is no dead-letter queue."""
+        ...
+
+    def send(self, bodies: Sequence[str]) -> list[str]:
+        """Enqueue every body; returns the bodies the queue refused (the caller decides whether to retry)."""
+        ...
+
+    def retry_later(self, receipt_handle: str, delay_seconds: int) -> None:
+        """Hide a message for `delay_seconds` (at most MAX_VISIBILITY_SECONDS): the queue redelivers it."""
+        ...
+
+    def dead_letter(self, body: str, reason: str) -> None: ...

@@ -6,15 +6,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from app.aws import clients as aws_clients
+from app.webhooks.ports import MAX_VISIBILITY_SECONDS
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
 
 _BATCH = 10  # SendMessageBatch's limit
-MAX_VISIBILITY_SECONDS = 43_200  # SQS's ceiling for one message's visibility timeout
 
 
-class WebhookQueue:
+class SqsWebhookQueue:
+    """app.webhooks.ports.WebhookQueue over SQS."""
+
     def __init__(self, queue_url: str, dlq_url: str = "", client: SQSClient | None = None) -> None:
         self.queue_url = queue_url
         self.dlq_url = dlq_url
