@@ -11,7 +11,7 @@ from typing import Any
 from app.core.errors import Conflict, Forbidden, NotFound
 from app.core.records import PlayerRecord
 from app.decks.card_images import CardImages
-from app.decks.ports import CardState, CardStatus, DeckRecord, DeckStore
+from app.decks.ports import CardStatus, DeckRecord, DeckStore
 from dixit.cards import OFFICIAL_DECKS, is_deck_id
 from dixit.errors import InvalidMoveError
 from dixit.limits import MAX_CUSTOM_DECK_CARDS, MIN_CUSTOM_DECK_CARDS
@@ -95,7 +95,3 @@ def custom_decks_for_game(
             )
         custom[deck_id] = deck.card_count
     return custom
-
-
-def record_upload(store: DeckStore, card_id: str, state: CardState) -> bool:
-    return store.record_card(card_id, state)
