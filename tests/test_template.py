@@ -424,8 +424,11 @@ def test_webhook_deliveries_come_from_a_queue_with_a_dead_letter_queue_and_parti
 def test_an_alarm_fires_as_soon_as_a_webhook_delivery_reaches_the_dead_letter_queue(
     stack: dict[str, Any],
 ) -> None:
-    (alarm,) = of_type(stack, "AWS::CloudWatch::Alarm").values()
-    props = alarm["Properties"]
+    (props,) = [
+        alarm["Properties"]
+        for alarm in of_type(stack, "AWS::CloudWatch::Alarm").values()
+        if "WebhookDeadLetterQueue" in json.dumps(alarm["Properties"]["Dimensions"])
+    ]
     assert (props["Namespace"], props["MetricName"]) == ("AWS/SQS", "ApproximateNumberOfMessagesVisible")
     assert props["Dimensions"] == [
         {"Name": "QueueName", "Value": {"Fn::GetAtt": ["WebhookDeadLetterQueue", "QueueName"]}}
