@@ -1,8 +1,9 @@
 """The stack's policies as cfn-lint custom rules (``E93xx``), run on the translated stack.
 
-From the command line, on the JSON ``python -m policies.stack`` writes (from the repository root)::
+From the command line, on the JSON ``python -m policies.stack`` writes (from the repository root, which
+the rules import ``policies`` from)::
 
-    python -m cfnlint --append-rules policies/cfn_lint --regions us-east-1 -- stack.json
+    PYTHONPATH=. .venv/bin/cfn-lint --append-rules policies/cfn_lint --regions us-east-1 -- stack.json
 """
 
 from __future__ import annotations
