@@ -15,10 +15,22 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-lint: $(STAMP)
+# checkov pins boto3, packaging and networkx to versions the app cannot take: it gets a venv of its own,
+# inside .venv (so git, ruff and `make clean` treat it as the app's).
+CHECKOV := $(VENV)/checkov
+$(CHECKOV)/.installed: policies/checkov-constraints.txt
+	@test -x $(CHECKOV)/bin/python || $(PYTHON) -m venv $(CHECKOV)
+	$(CHECKOV)/bin/python -m pip install --quiet --upgrade pip
+	$(CHECKOV)/bin/python -m pip install --quiet -c policies/checkov-constraints.txt checkov
+	@touch $@
+
+# The last two lines: checkov's built-in checks on the stack CloudFormation runs (policies/checkov.yaml).
+lint: $(STAMP) $(CHECKOV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/python -m policies.stack $(VENV)/stack.json
+	CKV_SKIP_PACKAGE_UPDATE_CHECK=true $(CHECKOV)/bin/checkov --config-file policies/checkov.yaml --file $(VENV)/stack.json
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -1,4 +1,8 @@
-"""template.yaml, delivery part: the table's stream, GameStreamFunction's event source mapping, push setup."""
+"""template.yaml, delivery part: the stream the consumer reads, the items it is given, push setup.
+
+How the stream is consumed (partial batch failures, bisection, bounded retries, an on-failure queue with
+an alarm) is policy: E9333, E9335 and E9336 of policies/cfn_lint.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,11 @@ import json
 from typing import Any
 
 import pytest
+from policies.stack import translate
 
 from local_stack.template import load_template
 
-from .test_template import of_type, translate
+from .test_template import allows, consumers, of_type, the_api_function
 
 
 @pytest.fixture(scope="module")
@@ -24,35 +29,21 @@ def stack(template: dict[str, Any]) -> dict[str, Any]:
         return translate(template)
 
 
-def test_the_game_table_streams_new_and_old_images(template: dict[str, Any]) -> None:
-    props = template["Resources"]["GameTable"]["Properties"]
-    assert props["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
+def test_the_stream_consumer_gets_old_and_new_images_of_game_state_items_only(stack: dict[str, Any]) -> None:
+    from app.aws.dynamodb.items import game_key
 
-
-def test_notify_function_reads_the_stream_with_partial_failures_bisect_and_bounded_retries(
-    stack: dict[str, Any],
-) -> None:
-    function = stack["Resources"]["GameStreamFunction"]["Properties"]
-    assert function["Handler"] == "handlers.game_stream.lambda_handler"
+    ((consumer, table),) = consumers(stack, "AWS::DynamoDB::Table").items()
+    # It compares each game's old and new state.
+    stream = stack["Resources"][table]["Properties"]["StreamSpecification"]
+    assert stream == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
     (mapping,) = [
-        m
+        m["Properties"]
         for m in of_type(stack, "AWS::Lambda::EventSourceMapping").values()
-        if m["Properties"]["FunctionName"] == {"Ref": "GameStreamFunction"}
+        if m["Properties"]["FunctionName"] == {"Ref": consumer}
     ]
-    props = mapping["Properties"]
-    assert props["EventSourceArn"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
-    assert props["FunctionName"] == {"Ref": "GameStreamFunction"}
-    assert props["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
-    assert props["BisectBatchOnFunctionError"] is True
-    assert 0 < props["MaximumRetryAttempts"] <= 10
-    assert props["MaximumRecordAgeInSeconds"] > 0
-    assert props["DestinationConfig"]["OnFailure"]["Destination"] == {
-        "Fn::GetAtt": ["NotifyFailureQueue", "Arn"]
-    }
-    (only,) = props["FilterCriteria"]["Filters"]
-    assert json.loads(only["Pattern"]) == {"dynamodb": {"Keys": {"sk": {"S": ["STATE"]}}}}
-    managed = stack["Resources"]["GameStreamFunctionRole"]["Properties"]["ManagedPolicyArns"]
-    assert any("AWSLambdaDynamoDBExecutionRole" in arn for arn in managed)
+    (only,) = mapping["FilterCriteria"]["Filters"]
+    state_sort_key = game_key("g_1")["sk"]["S"]
+    assert json.loads(only["Pattern"]) == {"dynamodb": {"Keys": {"sk": {"S": [state_sort_key]}}}}
 
 
 def test_push_platform_applications_are_parameters_empty_by_default_given_to_the_api(
@@ -63,13 +54,14 @@ def test_push_platform_applications_are_parameters_empty_by_default_given_to_the
         "ApnsSandboxPlatformApplicationArn": "APNS_SANDBOX_PLATFORM_APPLICATION_ARN",
         "FcmPlatformApplicationArn": "FCM_PLATFORM_APPLICATION_ARN",
     }
-    env = template["Resources"]["ApiFunction"]["Properties"]["Environment"]["Variables"]
+    env = template["Resources"][the_api_function(template)]["Properties"]["Environment"]["Variables"]
     for parameter, variable in names.items():
         assert template["Parameters"][parameter]["Default"] == ""
         assert env[variable] == {"Ref": parameter}
 
 
-def _actions_on(stack: dict[str, Any], role: str, suffix: str) -> set[str]:
+def _actions_on(stack: dict[str, Any], function: str, suffix: str) -> set[str]:
+    role = stack["Resources"][function]["Properties"]["Role"]["Fn::GetAtt"][0]
     actions: set[str] = set()
     for policy in stack["Resources"][role]["Properties"]["Policies"]:
         for statement in policy["PolicyDocument"]["Statement"]:
@@ -81,12 +73,15 @@ def _actions_on(stack: dict[str, Any], role: str, suffix: str) -> set[str]:
 
 
 def test_only_the_api_registers_push_endpoints_and_both_may_push_and_remove_them(
-    stack: dict[str, Any],
+    stack: dict[str, Any], template: dict[str, Any]
 ) -> None:
-    assert _actions_on(stack, "ApiFunctionRole", ":app/*") == {"sns:CreatePlatformEndpoint"}
-    assert {"sns:Publish", "sns:DeleteEndpoint"} <= _actions_on(stack, "ApiFunctionRole", ":endpoint/*")
-    assert _actions_on(stack, "GameStreamFunctionRole", ":endpoint/*") == {
-        "sns:Publish",
-        "sns:DeleteEndpoint",
-    }
-    assert _actions_on(stack, "GameStreamFunctionRole", ":app/*") == set()
+    api = the_api_function(template)
+    (consumer,) = consumers(stack, "AWS::DynamoDB::Table")
+    assert _actions_on(stack, api, ":app/*") == {"sns:CreatePlatformEndpoint"}
+    assert {"sns:Publish", "sns:DeleteEndpoint"} <= _actions_on(stack, api, ":endpoint/*")
+    assert _actions_on(stack, consumer, ":endpoint/*") == {"sns:Publish", "sns:DeleteEndpoint"}
+    assert _actions_on(stack, consumer, ":app/*") == set()
+    # Notifications go to the topic as well.
+    (topic,) = of_type(stack, "AWS::SNS::Topic")
+    assert allows(stack, api, "sns:Publish", topic)
+    assert allows(stack, consumer, "sns:Publish", topic)
