@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.core.schema_base import Schema
+from app.core.schema_base import Request, Schema
 from app.feed.events import EVENT_TYPES, Event
-from app.games.schemas import Request
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 
 
