@@ -70,21 +70,14 @@ def _owes(owed: Owed | None) -> OwesOut | None:
 
 def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameOut:
     view = view_for(record.state, viewer_id)
-    settings = view.settings
     names = names_in(record.state)
     rnd = view.round
     return GameOut(
         game_id=view.game_id,
         version=view.version,
         phase=view.phase,
-        settings=SettingsOut(
-            rules=settings.rules.value,
-            decks=list(settings.decks),
-            max_players=settings.max_players,
-            target_score=settings.target_score,
-            move_timeout_hours=settings.move_timeout_hours,
-            timeout_policy=settings.timeout_policy,
-        ),
+        # SettingsOut names its fields as the rules' settings do (custom_decks stays inside).
+        settings=SettingsOut.model_validate(view.settings, from_attributes=True),
         visibility=record.visibility,
         host_id=view.host_id,
         invite_code=record.invite_code if view.you is not None else None,
