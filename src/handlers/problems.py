@@ -32,12 +32,27 @@ from app.core.errors import (
     StaleVersion,
     StoreUnavailable,
 )
+from app.core.schema_base import Schema, doc
 from app.core.telemetry import logger
 from app.games.idempotency import MAX_KEY_LENGTH
-from app.games.schemas import Problem
 from dixit.errors import IllegalMoveError, InvalidMoveError
 
 PROBLEM_JSON = "application/problem+json"
+
+
+class Problem(Schema):
+    """RFC 9457 problem details, with a stable machine-readable `code`."""
+
+    type: str = doc("A URI naming the problem type", "about:blank", default="about:blank")
+    title: str = doc("The HTTP status phrase", "Conflict")
+    status: int = doc("The HTTP status code", 409)
+    detail: str = doc("What went wrong, in words a player can read", "it is not your turn to vote")
+    code: str = doc("Stable machine-readable code", "wrong_phase")
+    errors: list[dict[str, object]] | None = doc(
+        "For malformed input: each invalid field",
+        [{"loc": ["body", "clue"], "msg": "too long"}],
+        default=None,
+    )
 
 
 class MalformedRequest(AppError):

@@ -11,7 +11,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 
 from app.games.idempotency import MAX_KEY_LENGTH
-from app.games.schemas import CreatePlayer, GiveClue
+from app.games.schemas import GiveClue
+from app.players.schemas import CreatePlayer
 from dixit.limits import MAX_CLUE_LENGTH, MAX_NAME_LENGTH
 from handlers import openapi
 from handlers.api import app

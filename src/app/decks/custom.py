@@ -19,7 +19,7 @@ from dixit.text import check_name
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 UPLOAD_FORM_SECONDS = 3_600
-# What new_deck_id makes; the published schema states it too (app.games.schemas).
+# What new_deck_id makes; the published schema states it too (app.games.schemas, DeckName).
 CUSTOM_DECK_ID_PATTERN = r"^d[0-9a-f]{16}$"
 
 

@@ -1,4 +1,4 @@
-"""Turning records and rule views into the public JSON shapes (adding names and image links on the way out).
+"""Turning game records and rule views into their JSON shapes (adding names and image links on the way out).
 
 Deadlines leave the core as epoch seconds and the API as ISO-8601 UTC strings ending in `Z`.
 """
@@ -10,14 +10,9 @@ from datetime import UTC, datetime
 
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
-from app.decks.custom import NewDeck
-from app.decks.ports import CardStatus, DeckRecord
+from app.decks.presenters import cards
 from app.games.schemas import (
-    Card,
     CardResultOut,
-    DeckCardStatus,
-    DeckCreated,
-    DeckDetail,
     GameOut,
     InboxGame,
     OpenGameOut,
@@ -26,22 +21,16 @@ from app.games.schemas import (
     RoundResultOut,
     SeatOut,
     SettingsOut,
-    UploadForm,
     VoterOut,
     WaitingOut,
     YouOut,
 )
-from dixit.cards import Deck
 from dixit.state import GameState, RoundResult
 from dixit.views import Owed, view_for
 
 
 def iso(epoch_seconds: int) -> str:
     return datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def cards(images: CardImages, card_ids: tuple[str, ...] | list[str]) -> list[Card]:
-    return [Card(card_id=c, image_url=images.url_for(c)) for c in card_ids]
 
 
 def names_in(state: GameState) -> dict[str, str]:
@@ -81,21 +70,14 @@ def _owes(owed: Owed | None) -> OwesOut | None:
 
 def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameOut:
     view = view_for(record.state, viewer_id)
-    settings = view.settings
     names = names_in(record.state)
     rnd = view.round
     return GameOut(
         game_id=view.game_id,
         version=view.version,
         phase=view.phase,
-        settings=SettingsOut(
-            rules=settings.rules.value,
-            decks=list(settings.decks),
-            max_players=settings.max_players,
-            target_score=settings.target_score,
-            move_timeout_hours=settings.move_timeout_hours,
-            timeout_policy=settings.timeout_policy,
-        ),
+        # SettingsOut names its fields as the rules' settings do (custom_decks stays inside).
+        settings=SettingsOut.model_validate(view.settings, from_attributes=True),
         visibility=record.visibility,
         host_id=view.host_id,
         invite_code=record.invite_code if view.you is not None else None,
@@ -169,53 +151,4 @@ def inbox_game(entry: Membership) -> InboxGame:
         end_reason=entry.end_reason,
         updated_at=entry.updated_at,
         version=entry.version,
-    )
-
-
-def deck_created(created: NewDeck) -> DeckCreated:
-    deck = created.deck
-    return DeckCreated(
-        deck_id=deck.deck_id,
-        name=deck.name,
-        card_count=deck.card_count,
-        uploads=[
-            UploadForm(card_id=card_id, url=form["url"], fields=form["fields"])
-            for card_id, form in created.uploads.items()
-        ],
-    )
-
-
-def deck_detail(deck: DeckRecord, images: CardImages) -> DeckDetail:
-    statuses = []
-    for card_id in deck.card_ids():
-        state = deck.state_of(card_id)
-        ready = state.status is CardStatus.READY
-        statuses.append(
-            DeckCardStatus(
-                card_id=card_id,
-                status=state.status.value,
-                reason=state.reason,
-                image_url=images.url_for(card_id) if ready else None,
-            )
-        )
-    return DeckDetail(
-        deck_id=deck.deck_id,
-        name=deck.name,
-        card_count=deck.card_count,
-        official=False,
-        ready=deck.ready,
-        cards=statuses,
-    )
-
-
-def official_deck_detail(deck: Deck, images: CardImages) -> DeckDetail:
-    return DeckDetail(
-        deck_id=deck.deck_id,
-        name=deck.name,
-        card_count=deck.card_count,
-        official=True,
-        ready=True,
-        cards=[
-            DeckCardStatus(card_id=c, status="ready", image_url=images.url_for(c)) for c in deck.card_ids()
-        ],
     )

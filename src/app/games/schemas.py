@@ -1,124 +1,46 @@
-"""The public JSON contract: request and response bodies, snake_case, as third-party clients see them.
+"""The public JSON contract of the game routes: creating, joining and playing a game, and reading it back.
 
 Every property carries a description and an example (a test walks openapi.json for both). One meaning per
-field name across every response; times are ISO-8601 UTC strings (`deadline`s end in `Z`).
+field name across every response; times are ISO-8601 UTC strings (`deadline`s end in `Z`). Players' and
+decks' bodies are app.players.schemas and app.decks.schemas; what they share is app.core.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, ConfigDict, Field, Strict
+from pydantic import BeforeValidator, Field, Strict
 
+from app.core.examples import CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
 from app.core.records import Visibility
-from app.core.schema_base import Schema
+from app.core.request_fields import TEXT_PATTERN, CardId, whole_number
+from app.core.schema_base import Request, Schema, doc
 from app.decks.custom import CUSTOM_DECK_ID_PATTERN
+from app.decks.schemas import Card
 from dixit.cards import OFFICIAL_DECKS
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
     MAX_CLUE_BYTES,
     MAX_CLUE_LENGTH,
-    MAX_CUSTOM_DECK_CARDS,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
-    MAX_NAME_BYTES,
-    MAX_NAME_LENGTH,
-    MIN_CUSTOM_DECK_CARDS,
     MIN_MOVE_TIMEOUT_HOURS,
 )
 from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
 from dixit.state import EndReason, Phase
 
-PLAYER_ID = "p_3f9a1c2b4d5e6f70"
-OTHER_ID = "p_8e7d6c5b4a392817"
-GAME_ID = "g_5d41402abc4b2a76"
-CARD_ID = "base-017"
-IMAGE_URL = "https://dixit-cards.s3.amazonaws.com/cards/base/base-017.png?X-Amz-Signature=…"
-STAMP = "2026-11-30T09:30:00.000+00:00"
-DEADLINE = "2026-12-02T09:30:00Z"
-
-
-def doc(description: str, example: Any, **kwargs: Any) -> Any:
-    """A documented field: what it means, and one value it could hold."""
-    return Field(description=description, examples=[example], **kwargs)
-
-
-# Player-typed text: at least one visible character, and none of the control, bidi-override or isolate
-# characters the rules refuse (unassigned code points and the UTF-8 byte limit are the rules' alone).
-_HOSTILE = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
-TEXT_PATTERN = rf"^[^{_HOSTILE}]*[^\s{_HOSTILE}][^{_HOSTILE}]*$"
-CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
-CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
-
-
-def _integral(value: object) -> object:
-    # JSON Schema counts 6.0 as an integer, so the server does too; "6" and true stay refused.
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
 # A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
 # The range comes first so that it lands in the JSON schema as minimum and maximum.
 SeatsClassic = Annotated[
-    int, Field(ge=MIN_PLAYERS, le=Ruleset.CLASSIC.max_players), Strict(), BeforeValidator(_integral)
+    int, Field(ge=MIN_PLAYERS, le=Ruleset.CLASSIC.max_players), Strict(), BeforeValidator(whole_number)
 ]
 SeatsOdyssey = Annotated[
-    int, Field(ge=MIN_PLAYERS, le=Ruleset.ODYSSEY.max_players), Strict(), BeforeValidator(_integral)
+    int, Field(ge=MIN_PLAYERS, le=Ruleset.ODYSSEY.max_players), Strict(), BeforeValidator(whole_number)
 ]
-TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET_SCORE), Strict(), BeforeValidator(_integral)]
-CardCount = Annotated[
-    int,
-    Field(ge=MIN_CUSTOM_DECK_CARDS, le=MAX_CUSTOM_DECK_CARDS),
-    Strict(),
-    BeforeValidator(_integral),
-]
+TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET_SCORE), Strict(), BeforeValidator(whole_number)]
 TimeoutHours = Annotated[
-    int, Field(ge=MIN_MOVE_TIMEOUT_HOURS, le=MAX_MOVE_TIMEOUT_HOURS), Strict(), BeforeValidator(_integral)
+    int, Field(ge=MIN_MOVE_TIMEOUT_HOURS, le=MAX_MOVE_TIMEOUT_HOURS), Strict(), BeforeValidator(whole_number)
 ]
-
-
-class Request(Schema):
-    # Strict: "12" is not a number and 1 is not a string; a client learns that instead of being guessed.
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Problem(Schema):
-    """RFC 9457 problem details, with a stable machine-readable `code`."""
-
-    type: str = doc("A URI naming the problem type", "about:blank", default="about:blank")
-    title: str = doc("The HTTP status phrase", "Conflict")
-    status: int = doc("The HTTP status code", 409)
-    detail: str = doc("What went wrong, in words a player can read", "it is not your turn to vote")
-    code: str = doc("Stable machine-readable code", "wrong_phase")
-    errors: list[dict[str, object]] | None = doc(
-        "For malformed input: each invalid field",
-        [{"loc": ["body", "clue"], "msg": "too long"}],
-        default=None,
-    )
-
-
-class CreatePlayer(Request):
-    name: str = Field(
-        min_length=1,
-        max_length=MAX_NAME_LENGTH,
-        pattern=TEXT_PATTERN,
-        examples=["Ada"],
-        description=f"The name other players see; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned "
-        "code points",
-    )
-
-
-class PlayerCreated(Schema):
-    player_id: str = doc("Your player id", PLAYER_ID)
-    name: str = doc("Your name as others see it", "Ada")
-    token: str = doc("Bearer token; shown only in this response", "dxt_kq3…")
-
-
-class PlayerOut(Schema):
-    player_id: str = doc("Your player id", PLAYER_ID)
-    name: str = doc("Your name as others see it", "Ada")
-
 
 # An official deck, or a custom deck's id: the schema lists the one and states the other's form, and the
 # rules refuse anything else (unknown_deck).
@@ -212,13 +134,6 @@ class ChooseCards(Request):
         max_length=12,
         examples=[["base-042"]],
         description="The cards: from your hand to submit, from the table to vote",
-    )
-
-
-class Card(Schema):
-    card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
-    image_url: str | None = doc(
-        "Presigned image link (expires); null when images are not configured", IMAGE_URL
     )
 
 
@@ -379,73 +294,3 @@ class Inbox(Schema):
 
 class Rounds(Schema):
     rounds: list[RoundResultOut] = doc("Every finished round, oldest first", [])
-
-
-class DeckOut(Schema):
-    deck_id: str = doc("The deck's id", "base")
-    name: str = doc("The deck's name", "Dixit")
-    card_count: int = doc("How many cards it holds", 84)
-
-
-class Decks(Schema):
-    decks: list[DeckOut] = doc("Every deck", [{"deck_id": "base", "name": "Dixit", "card_count": 84}])
-
-
-class DeckCards(Schema):
-    deck_id: str = doc("The deck's id", "base")
-    cards: list[Card] = doc("Its cards with image links", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
-
-
-class CreateDeck(Request):
-    # The rules check a deck's name as they check a player's: the same limits, stated here.
-    name: str = Field(
-        min_length=1,
-        max_length=MAX_NAME_LENGTH,
-        pattern=TEXT_PATTERN,
-        examples=["Our holiday photos"],
-        description=f"The deck's name; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned code points",
-    )
-    card_count: CardCount = Field(
-        examples=[24], description=f"{MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards"
-    )
-
-
-class UploadForm(Schema):
-    """A presigned S3 POST: send `fields` and then the file (as `file`) as multipart/form-data to `url`."""
-
-    card_id: str = doc("The card this form uploads", "d_5f2a9c-001")
-    url: str = doc("Where to POST the form", "https://dixit-cards.s3.amazonaws.com/")
-    fields: dict[str, str] = doc(
-        "Form fields to send before the file", {"key": "custom/d_5f2a9c/d_5f2a9c-001"}
-    )
-
-
-class DeckCreated(Schema):
-    deck_id: str = doc("The new deck's id", "d_5f2a9c")
-    name: str = doc("Its name", "Our holiday photos")
-    card_count: int = doc("How many cards it will hold", 24)
-    uploads: list[UploadForm] = doc(
-        "One form per card; JPEG, PNG or WebP up to 5 MB, with a Content-Type of image/…",
-        [{"card_id": "d_5f2a9c-001", "url": "https://dixit-cards.s3.amazonaws.com/", "fields": {}}],
-    )
-
-
-class DeckCardStatus(Schema):
-    card_id: str = doc("A card of the deck", "d_5f2a9c-001")
-    status: Literal["pending", "ready", "rejected"] = doc(
-        "pending: not uploaded or not checked yet; ready: playable; rejected: see reason", "ready"
-    )
-    reason: str | None = doc("Why the upload was rejected; null otherwise", None, default=None)
-    image_url: str | None = doc("A short-lived link to its image once ready; null before", IMAGE_URL)
-
-
-class DeckDetail(Schema):
-    deck_id: str = doc("The deck's id", "d_5f2a9c")
-    name: str = doc("Its name", "Our holiday photos")
-    card_count: int = doc("How many cards it holds", 24)
-    official: bool = doc("Whether it is one of the game's own decks", False)
-    ready: bool = doc("Whether every card is ready, so that games can use it", True)
-    cards: list[DeckCardStatus] = doc(
-        "Each card and its upload status",
-        [{"card_id": "d_5f2a9c-001", "status": "ready", "image_url": IMAGE_URL}],
-    )

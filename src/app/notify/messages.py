@@ -128,38 +128,31 @@ def changes(old: GameState | None, new: GameState | None) -> list[Notification]:
     return found
 
 
-def reminder(state: GameState, player_id: str, deadline: str) -> Notification:
-    """A reminder that `player_id` still owes a move due at `deadline` (the sweep sends it)."""
+def _while_playing(
+    kind: Kind, state: GameState, player_id: str, occasion: str, nudged_by: str | None = None
+) -> Notification:
+    # The sweep and a nudge tell one player about the round in play, so both say which phase and round.
     return Notification(
-        Kind.REMINDER,
+        kind,
         state.game_id,
         player_id,
-        occasion=deadline,
+        occasion=occasion,
         phase=state.phase.value,
         round_number=None if state.round is None else state.round.number,
+        nudged_by=nudged_by,
     )
+
+
+def reminder(state: GameState, player_id: str, deadline: str) -> Notification:
+    """A reminder that `player_id` still owes a move due at `deadline` (the sweep sends it)."""
+    return _while_playing(Kind.REMINDER, state, player_id, deadline)
 
 
 def timeout(state: GameState, player_id: str, deadline: str) -> Notification:
     """Telling `player_id` their move due at `deadline` was skipped (the sweep sends it after its write)."""
-    return Notification(
-        Kind.TIMEOUT,
-        state.game_id,
-        player_id,
-        occasion=deadline,
-        phase=state.phase.value,
-        round_number=None if state.round is None else state.round.number,
-    )
+    return _while_playing(Kind.TIMEOUT, state, player_id, deadline)
 
 
 def nudge(state: GameState, player_id: str, *, by: str, at: str) -> Notification:
     """A member's nudge by hand: a reminder, limited per game (not by the per-player reminder limit)."""
-    return Notification(
-        Kind.REMINDER,
-        state.game_id,
-        player_id,
-        occasion=f"nudge-{at}",
-        phase=state.phase.value,
-        round_number=None if state.round is None else state.round.number,
-        nudged_by=by,
-    )
+    return _while_playing(Kind.REMINDER, state, player_id, f"nudge-{at}", nudged_by=by)

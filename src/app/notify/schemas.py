@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.core.schema_base import Schema
-from app.games.schemas import GAME_ID, PLAYER_ID, STAMP, Request, doc
+from app.core.examples import GAME_ID, PLAYER_ID, STAMP
+from app.core.schema_base import Request, Schema, doc
 from app.notify.channels import Platform
 
 DEVICE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.core.schema_base import Schema
+from app.core.schema_base import Request, Schema
 from app.feed.events import EVENT_TYPES, Event
-from app.games.schemas import Request
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 
 
@@ -112,34 +111,19 @@ class DeliveryList(Schema):
     deliveries: list[DeliveryAttemptOut] = Field(description="Recent attempts, newest first", examples=[[]])
 
 
+# The out models name their fields as the records do, so each reads them straight from the record.
 def webhook_out(record: WebhookRecord) -> WebhookOut:
     return WebhookOut(
         webhook_id=record.webhook_id,
         url=record.url,
         events=list(record.events),
         created_at=record.created_at,
-        health=WebhookHealth(
-            consecutive_failures=record.consecutive_failures,
-            disabled=record.disabled,
-            disabled_at=record.disabled_at,
-            last_delivery_at=record.last_delivery_at,
-            last_status=record.last_status,
-        ),
+        health=WebhookHealth.model_validate(record, from_attributes=True),
     )
 
 
 def attempt_out(attempt: DeliveryAttempt) -> DeliveryAttemptOut:
-    return DeliveryAttemptOut(
-        delivery_id=attempt.delivery_id,
-        event_id=attempt.event_id,
-        event_type=attempt.event_type,
-        attempt=attempt.attempt,
-        attempted_at=attempt.attempted_at,
-        outcome=attempt.outcome,
-        status=attempt.status,
-        latency_ms=attempt.latency_ms,
-        next_retry_at=attempt.next_retry_at,
-    )
+    return DeliveryAttemptOut.model_validate(attempt, from_attributes=True)
 
 
 class EventFeed(Schema):

@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.core.errors import NotFound
 from app.decks import custom as custom_decks
+from app.decks.presenters import cards, deck_created, deck_detail, official_deck_detail
+from app.decks.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
 from app.games import keyed
-from app.games.presenters import cards, deck_created, deck_detail, official_deck_detail
-from app.games.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, DeckOut, Decks
 from dixit.cards import OFFICIAL_DECKS
 from handlers.http import (
     BEARER,

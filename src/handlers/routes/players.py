@@ -11,8 +11,9 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.games import play as games
 from app.games.presenters import inbox_game
-from app.games.schemas import CreatePlayer, Inbox, PlayerCreated, PlayerOut
+from app.games.schemas import Inbox
 from app.players import accounts as players
+from app.players.schemas import CreatePlayer, PlayerCreated, PlayerOut
 from handlers.http import (
     BEARER,
     POLL_HEADERS,

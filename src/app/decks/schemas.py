@@ -1,0 +1,91 @@
+"""Request and response bodies of the deck routes, and the card with its image link that games show too."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field, Strict
+
+from app.core.examples import CARD_ID, IMAGE_URL
+from app.core.request_fields import name_field, whole_number
+from app.core.schema_base import Request, Schema, doc
+from dixit.limits import MAX_CUSTOM_DECK_CARDS, MIN_CUSTOM_DECK_CARDS
+
+# A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
+# The range comes first so that it lands in the JSON schema as minimum and maximum.
+CardCount = Annotated[
+    int,
+    Field(ge=MIN_CUSTOM_DECK_CARDS, le=MAX_CUSTOM_DECK_CARDS),
+    Strict(),
+    BeforeValidator(whole_number),
+]
+
+
+class Card(Schema):
+    card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
+    image_url: str | None = doc(
+        "Presigned image link (expires); null when images are not configured", IMAGE_URL
+    )
+
+
+class DeckOut(Schema):
+    deck_id: str = doc("The deck's id", "base")
+    name: str = doc("The deck's name", "Dixit")
+    card_count: int = doc("How many cards it holds", 84)
+
+
+class Decks(Schema):
+    decks: list[DeckOut] = doc("Every deck", [{"deck_id": "base", "name": "Dixit", "card_count": 84}])
+
+
+class DeckCards(Schema):
+    deck_id: str = doc("The deck's id", "base")
+    cards: list[Card] = doc("Its cards with image links", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+
+
+class CreateDeck(Request):
+    name: str = name_field("The deck's name", "Our holiday photos")
+    card_count: CardCount = Field(
+        examples=[24], description=f"{MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards"
+    )
+
+
+class UploadForm(Schema):
+    """A presigned S3 POST: send `fields` and then the file (as `file`) as multipart/form-data to `url`."""
+
+    card_id: str = doc("The card this form uploads", "d_5f2a9c-001")
+    url: str = doc("Where to POST the form", "https://dixit-cards.s3.amazonaws.com/")
+    fields: dict[str, str] = doc(
+        "Form fields to send before the file", {"key": "custom/d_5f2a9c/d_5f2a9c-001"}
+    )
+
+
+class DeckCreated(Schema):
+    deck_id: str = doc("The new deck's id", "d_5f2a9c")
+    name: str = doc("Its name", "Our holiday photos")
+    card_count: int = doc("How many cards it will hold", 24)
+    uploads: list[UploadForm] = doc(
+        "One form per card; JPEG, PNG or WebP up to 5 MB, with a Content-Type of image/…",
+        [{"card_id": "d_5f2a9c-001", "url": "https://dixit-cards.s3.amazonaws.com/", "fields": {}}],
+    )
+
+
+class DeckCardStatus(Schema):
+    card_id: str = doc("A card of the deck", "d_5f2a9c-001")
+    status: Literal["pending", "ready", "rejected"] = doc(
+        "pending: not uploaded or not checked yet; ready: playable; rejected: see reason", "ready"
+    )
+    reason: str | None = doc("Why the upload was rejected; null otherwise", None, default=None)
+    image_url: str | None = doc("A short-lived link to its image once ready; null before", IMAGE_URL)
+
+
+class DeckDetail(Schema):
+    deck_id: str = doc("The deck's id", "d_5f2a9c")
+    name: str = doc("Its name", "Our holiday photos")
+    card_count: int = doc("How many cards it holds", 24)
+    official: bool = doc("Whether it is one of the game's own decks", False)
+    ready: bool = doc("Whether every card is ready, so that games can use it", True)
+    cards: list[DeckCardStatus] = doc(
+        "Each card and its upload status",
+        [{"card_id": "d_5f2a9c-001", "status": "ready", "image_url": IMAGE_URL}],
+    )
