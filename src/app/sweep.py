@@ -120,9 +120,10 @@ def _handle(
             acted = _act(services, record, now, report)
         except AppError as failed:
             # Out of retries on the move path (busy, or the store failing): still due next run.
-            logger.warning("timeout not applied; left for the next run", extra={"game_id": game_id})
+            logger.warning(
+                "timeout not applied; left for the next run", extra={"game_id": game_id, "code": failed.code}
+            )
             count("SweepTimeoutsFailed")
-            del failed
             return
         if acted is not None:
             _deliver(delivery, acted.notifications, report)
