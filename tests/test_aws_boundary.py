@@ -38,4 +38,4 @@ def test_only_app_aws_imports_the_aws_sdk_even_for_type_checking() -> None:
 
 def test_the_adapters_are_where_the_sdk_is_imported() -> None:
     inside = {path.relative_to(ADAPTERS).as_posix() for path in ADAPTERS.rglob("*.py") if sdk_imports(path)}
-    assert {"clients.py", "s3.py", "sns.py", "sqs.py", "dynamodb/table.py"} <= inside
+    assert {"clients.py", "s3.py", "ses.py", "sns.py", "sqs.py", "dynamodb/table.py"} <= inside

@@ -203,3 +203,19 @@ def test_queues_are_created_only_when_an_sqs_client_is_given_and_ref_gives_their
     assert attributes["VisibilityTimeout"] == str(
         load_template()["Resources"]["WebhookQueue"]["Properties"]["VisibilityTimeout"]
     )
+
+
+def test_the_configuration_set_is_created_with_its_suppression_options_given_an_sesv2_client(
+    aws: None,
+) -> None:
+    created = create_resources(
+        load_template(),
+        dynamodb_client=boto3.client("dynamodb"),
+        s3_client=boto3.client("s3"),
+        sns_client=boto3.client("sns"),
+        sesv2_client=boto3.client("sesv2"),
+        names=LOCAL_NAMES,
+    )
+    assert created["EmailConfigurationSet"] == LOCAL_NAMES["EmailConfigurationSet"]
+    found = boto3.client("sesv2").get_configuration_set(ConfigurationSetName=created["EmailConfigurationSet"])
+    assert sorted(found["SuppressionOptions"]["SuppressedReasons"]) == ["BOUNCE", "COMPLAINT"]

@@ -130,11 +130,16 @@ def test_functions_merge_globals_and_read_their_schedules() -> None:
 def test_the_environment_resolves_against_the_local_resources() -> None:
     template = load_template()
     spec: FunctionSpec = functions(template)["ApiFunction"]
-    refs = stack_refs(template, {"GameTable": "t", "CardBucket": "b", "NudgeTopic": "arn:topic"})
+    refs = stack_refs(
+        template,
+        {"GameTable": "t", "CardBucket": "b", "NudgeTopic": "arn:topic", "EmailConfigurationSet": "c"},
+    )
     values, unresolved = resolved_environment(spec, refs)
     assert unresolved == []
     assert values["TABLE_NAME"] == "t"
     assert values["CARD_BUCKET"] == "b"
     assert values["NUDGE_TOPIC_ARN"] == "arn:topic"
+    assert values["EMAIL_CONFIGURATION_SET"] == "c"
+    assert values["EMAIL_FROM"] == ""  # the parameter's default: no email
     assert values["POWERTOOLS_SERVICE_NAME"] == "dixit"
     assert values["LOG_LEVEL"] == "INFO"

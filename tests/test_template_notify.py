@@ -85,3 +85,59 @@ def test_only_the_api_registers_push_endpoints_and_both_may_push_and_remove_them
     (topic,) = of_type(stack, "AWS::SNS::Topic")
     assert allows(stack, api, "sns:Publish", topic)
     assert allows(stack, consumer, "sns:Publish", topic)
+
+
+def test_email_is_off_by_default_and_only_the_api_is_told_the_sender_and_configuration_set(
+    template: dict[str, Any],
+) -> None:
+    assert template["Parameters"]["EmailFrom"]["Default"] == ""
+    api = the_api_function(template)
+    for name, resource in of_type(template, "AWS::Serverless::Function").items():
+        variables = (resource["Properties"].get("Environment") or {}).get("Variables") or {}
+        if name == api:
+            assert variables["EMAIL_FROM"] == {"Ref": "EmailFrom"}
+            assert variables["EMAIL_CONFIGURATION_SET"] == {"Ref": "EmailConfigurationSet"}
+        else:
+            assert "EMAIL_FROM" not in variables
+            assert "EMAIL_CONFIGURATION_SET" not in variables
+
+
+def test_bounces_and_complaints_feed_the_suppression_list(template: dict[str, Any]) -> None:
+    (configuration_set,) = of_type(template, "AWS::SES::ConfigurationSet").values()
+    props = configuration_set["Properties"]
+    assert sorted(props["SuppressionOptions"]["SuppressedReasons"]) == ["BOUNCE", "COMPLAINT"]
+    assert props["ReputationOptions"] == {"ReputationMetricsEnabled": True}
+
+
+def _ses_statements(stack: dict[str, Any], function: str) -> list[dict[str, Any]]:
+    role = stack["Resources"][function]["Properties"]["Role"]["Fn::GetAtt"][0]
+    return [
+        statement
+        for policy in stack["Resources"][role]["Properties"]["Policies"]
+        for statement in policy["PolicyDocument"]["Statement"]
+        if "ses:" in json.dumps(statement["Action"])
+    ]
+
+
+def test_only_the_api_sends_mail_from_the_sender_in_the_configuration_set(template: dict[str, Any]) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        off, on = translate(template), translate(template, EmailFrom="dixit@example.com")
+    api = the_api_function(template)
+    assert _ses_statements(off, api) == []
+    (send, suppression) = _ses_statements(on, api)
+    assert send["Action"] == "ses:SendEmail"
+    resources = json.dumps(send["Resource"])
+    assert ":identity/${EmailFrom}" in resources  # the address, or its domain (whichever is verified)
+    assert ":identity/${EmailFromDomain}" in resources
+    assert ":configuration-set/${EmailConfigurationSet}" in resources
+    # The suppression list is the account's: IAM authorizes reading it on no resource (E9310 allows that).
+    assert suppression == {
+        "Sid": "ReadTheSuppressionList",
+        "Effect": "Allow",
+        "Action": "ses:GetSuppressedDestination",
+        "Resource": "*",
+    }
+    others = [name for name in of_type(on, "AWS::Lambda::Function") if name != api]
+    assert others
+    assert all(_ses_statements(on, name) == [] for name in others)

@@ -28,6 +28,18 @@ RUNTIME_RESOURCES = {
     "arn:${AWS::Partition}:sns:${AWS::Region}:${AWS::AccountId}:app/*",
 }
 
+#: Resources an operator sets up outside the stack and the stack is told of by a parameter, because no
+#: stack can finish them: an SES identity is verified by a DNS record or a click on a mailed link. Each is
+#: scoped to this account and region, and names the one identity EmailFrom gives (the address or its domain).
+OPERATOR_RESOURCES = {
+    "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${EmailFrom}",
+    "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${EmailFromDomain}",
+}
+
+#: Actions IAM authorizes on no resource at all: reading the account's own SES suppression list. A
+#: statement of these actions alone may (and must) say Resource "*"; with any other action it may not.
+ACCOUNT_ACTIONS = {"ses:getsuppresseddestination"}
+
 #: AWS managed policies a role may carry: the ones SAM attaches for logs, tracing and polling an event
 #: source, each scoped by AWS to what that needs. Anything broader is written out in the stack.
 MANAGED_POLICIES = {
@@ -77,9 +89,10 @@ class LeastPrivilege(CloudFormationLintRule):
     shortdesc = "Policies name their actions and scope them to this stack's resources"
     description = (
         "Every Allow statement lists actions (no '*', no whole service, no wildcard standing for several "
-        "verbs) and resources of this stack, by reference or by their name, or resources only created at "
-        "run time (RUNTIME_RESOURCES). No Resource '*', no NotAction/NotResource, and iam:PassRole only "
-        "for this stack's roles."
+        "verbs) and resources of this stack, by reference or by their name, resources only created at run "
+        "time (RUNTIME_RESOURCES) or set up by an operator (OPERATOR_RESOURCES). No Resource '*' (but for "
+        "a statement of ACCOUNT_ACTIONS alone), no NotAction/NotResource, and iam:PassRole only for this "
+        "stack's roles."
     )
     source_url = "https://docs.aws.amazon.com/IAM/latest/UserGuide/best-practices.html#grant-least-privilege"
     tags = ["resources", "iam", "policy"]
@@ -100,8 +113,11 @@ class LeastPrivilege(CloudFormationLintRule):
                     problem = _action_problem(action)
                     if problem:
                         matches.append(RuleMatch([*where, "Action"], f"{holder}: {problem}"))
+                account_wide = bool(actions) and all(a.lower() in ACCOUNT_ACTIONS for a in actions)
                 for resource in as_list(statement.get("Resource")):
                     arn = text(resource)
+                    if arn == "*" and account_wide:
+                        continue
                     if arn == "*":
                         matches.append(
                             RuleMatch(
@@ -109,7 +125,11 @@ class LeastPrivilege(CloudFormationLintRule):
                                 f"{holder}: {', '.join(actions)} on every resource ('*')",
                             )
                         )
-                    elif not resources_meant(template, resource) and arn not in RUNTIME_RESOURCES:
+                    elif (
+                        not resources_meant(template, resource)
+                        and arn not in RUNTIME_RESOURCES
+                        and arn not in OPERATOR_RESOURCES
+                    ):
                         matches.append(
                             RuleMatch(
                                 [*where, "Resource"],

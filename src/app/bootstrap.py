@@ -18,6 +18,7 @@ from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.aws.s3 import S3ObjectStore
+from app.aws.ses import SesMailer
 from app.aws.sns import SnsNotifier
 from app.aws.sqs import SqsWebhookQueue
 from app.core.deadline import DEFAULT_SECONDS, Deadline
@@ -47,6 +48,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
                 Platform.FCM: settings.fcm_platform_application_arn,
             },
         ),
+        mailer=SesMailer(settings.email_from, settings.email_configuration_set),
         webhook_queue=SqsWebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
         # One per configuration for the whole environment: its memo of signed links outlives a request.
         images=CardImages(

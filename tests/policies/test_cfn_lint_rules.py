@@ -26,6 +26,7 @@ COMPLIANT = loads_template((Path(__file__).parent / "compliant_stack.yaml").read
 # SAM's SQSPollerPolicy lists two batch operations that are not IAM actions of their own.
 TRANSLATION_ARTIFACTS = {
     ("W8001", "Condition ApiKeyRequired not used"),
+    ("W8001", "Condition EmailWanted not used"),
     ("W3037", "'changemessagevisibilitybatch' is not one of"),
     ("W3037", "'deletemessagebatch' is not one of"),
 }
@@ -48,8 +49,13 @@ def template() -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "parameters",
-    [{}, {"RequireApiKey": "true"}, {"CreateCardCdn": "true", "CardImageBaseUrl": "https://cdn.example"}],
-    ids=["defaults", "api-key", "card-cdn"],
+    [
+        {},
+        {"RequireApiKey": "true"},
+        {"CreateCardCdn": "true", "CardImageBaseUrl": "https://cdn.example"},
+        {"EmailFrom": "dixit@example.com"},
+    ],
+    ids=["defaults", "api-key", "card-cdn", "email"],
 )
 def test_the_stack_cloudformation_runs_meets_every_policy(
     template: dict[str, Any], parameters: dict[str, str], monkeypatch: pytest.MonkeyPatch
@@ -124,6 +130,16 @@ BROKEN = [
         "E9310", "a resource of another stack", put(f"{DATA}/1/Resource", "arn:aws:s3:::elsewhere/uploads/*")
     ),
     Broken("E9310", "a resource named by a parameter", put(f"{DATA}/3/Resource", {"Fn::Sub": "${Other}"})),
+    Broken(
+        "E9310",
+        "an identity of another account",
+        put(f"{DATA}/6/Resource", "arn:aws:ses:us-east-1:999999999999:identity/someone@example.com"),
+    ),
+    Broken(
+        "E9310",
+        "every resource for an action that has one",
+        put(f"{DATA}/7/Action", ["ses:GetSuppressedDestination", "ses:SendEmail"]),
+    ),
     Broken(
         "E9310",
         "allowing by exclusion",

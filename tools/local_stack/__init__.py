@@ -1,6 +1,6 @@
 """The embedded local stack: a developer tool that runs the SAM stack of ``template.yaml`` in one process.
 
-``python -m local_stack serve`` starts a moto server (DynamoDB, S3, SNS, SQS), creates the template's
+``python -m local_stack serve`` starts a moto server (DynamoDB, S3, SNS, SQS, SES), creates the template's
 table, bucket and topic in it, seeds generated card art (tools/card_art), and serves the API's Lambda
 handler over HTTP as API Gateway would. ``python -m local_stack invoke`` runs one function of the
 template against it.
@@ -27,6 +27,7 @@ LOCAL_NAMES = {
     "WebhookQueue": "dixit-webhooks-local",
     "WebhookDeadLetterQueue": "dixit-webhooks-dlq-local",
     "NotifyFailureQueue": "dixit-notify-failures-local",
+    "EmailConfigurationSet": "dixit-mail-local",
 }
 
 REGION = "us-east-1"

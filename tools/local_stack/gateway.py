@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -121,13 +121,18 @@ class Gateway:
         region: str = "us-east-1",
         static: StaticSite | None = None,
         environments: ExecutionEnvironments | None = None,
+        local_routes: Mapping[str, Callable[[str], HttpResponse]] | None = None,
     ) -> None:
         """``handler`` resolves the Lambda handler: one for every route, or one per function logical id.
 
         ``functions`` (from the template) gives each function's memory size and timeout for its context.
         ``static`` serves a web client's files for ``GET`` on paths no route claims. With
         ``environments``, handlers run there, concurrently, instead of one at a time in this process.
+        ``local_routes`` are the local stack's own ``GET`` paths (``/_local/mail``), each given the query
+        string and served before any route: never the API's, so neither template.yaml nor the OpenAPI
+        document has them.
         """
+        self.local_routes = dict(local_routes or {})
         self.static = static
         self.environments = environments
         self.routes = RouteTable(routes)
@@ -225,6 +230,9 @@ class Gateway:
     ) -> HttpResponse:
         method = method.upper()
         path = _normalise(urlsplit(target).path)
+        local = self.local_routes.get(path)
+        if local is not None and method in ("GET", "HEAD"):
+            return local(urlsplit(target).query)
         if method not in API_METHODS:
             return _method_not_allowed(method, path, self.routes.allowed_methods(path) or ["GET", "POST"])
         match = self.routes.match(method, path)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3 import S3Client
+    from mypy_boto3_sesv2 import SESV2Client
     from mypy_boto3_sns import SNSClient
     from mypy_boto3_sqs import SQSClient
 
@@ -140,6 +141,17 @@ def create_queue(client: SQSClient, name: str, resource: Mapping[str, Any]) -> s
     return client.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]  # type: ignore[arg-type]
 
 
+def create_configuration_set(client: SESV2Client, name: str, resource: Mapping[str, Any]) -> str:
+    """Create an ``AWS::SES::ConfigurationSet`` with its suppression, reputation and sending options."""
+    props = _props(resource)
+    kwargs: dict[str, Any] = {"ConfigurationSetName": name}
+    for key in ("SuppressionOptions", "ReputationOptions", "SendingOptions", "DeliveryOptions"):
+        if key in props and _literal(props[key]):
+            kwargs[key] = props[key]
+    client.create_configuration_set(**kwargs)
+    return name
+
+
 def create_resources(
     template: Mapping[str, Any],
     *,
@@ -149,11 +161,13 @@ def create_resources(
     names: Mapping[str, str],
     region: str = "us-east-1",
     sqs_client: SQSClient | None = None,
+    sesv2_client: SESV2Client | None = None,
 ) -> dict[str, str]:
     """Create every table, bucket and topic of ``template`` that ``names`` gives a physical name to.
 
     Returns what ``!Ref`` would give for each logical id: the table name, the bucket name, the topic ARN,
-    and the queue URL when an ``sqs_client`` is given (queues are left out otherwise).
+    and the queue URL when an ``sqs_client`` is given (queues are left out otherwise), and the SES
+    configuration set's name when an ``sesv2_client`` is.
     Resources of other types (functions, API, log groups, policies) are not created: the local stack
     runs the functions in-process.
     """
@@ -164,6 +178,10 @@ def create_resources(
     }
     if sqs_client is not None:
         creators["AWS::SQS::Queue"] = lambda name, resource: create_queue(sqs_client, name, resource)
+    if sesv2_client is not None:
+        creators["AWS::SES::ConfigurationSet"] = lambda name, resource: create_configuration_set(
+            sesv2_client, name, resource
+        )
     wanted = {
         logical_id: resource
         for logical_id, resource in (template.get("Resources") or {}).items()

@@ -1,8 +1,9 @@
 """``python -m local_stack serve``: the whole stack of ``template.yaml`` in one process.
 
-moto server (the "twin" of DynamoDB, S3, SNS, SQS) on one port, the API Gateway emulation on another,
+moto server (the "twin" of DynamoDB, S3, SNS, SQS, SES) on one port, the API Gateway emulation on another,
 the scheduled functions on their rates, the table's stream fed to its consumer as an event source mapping
-would, and taps printing each notification as it would be delivered: to the topic and to devices.
+would, and taps printing each notification as it would be delivered: to the topic, to devices and, for
+mail, to a local mailbox (``[mail]`` lines and ``GET /_local/mail``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway
 from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
+from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
 from local_stack.queues import QueuePoller
 from local_stack.resources import create_resources
 from local_stack.runtime import HandlerResolver, lazy_handler
@@ -135,6 +137,13 @@ def moto_platform_endpoints() -> list[tuple[str, str, list[str]]]:
     ]
 
 
+def local_email_from(template: Mapping[str, Any], overrides: Mapping[str, str]) -> dict[str, str]:
+    """The EmailFrom parameter locally: the local sender unless given (``EmailFrom=`` turns mail off)."""
+    if "EmailFrom" in (template.get("Parameters") or {}) and "EmailFrom" not in overrides:
+        return {"EmailFrom": LOCAL_EMAIL_FROM}
+    return {}
+
+
 class LocalStack:
     """Start and stop every piece of the local stack, in order."""
 
@@ -147,6 +156,8 @@ class LocalStack:
         self.tap: TopicTap | None = None
         self.uploads: list[UploadTrigger] = []
         self.push_tap: EndpointTap | None = None
+        self.mailbox = Mailbox()
+        self.mail_tap: MailTap | None = None
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
         self.queue_poller: QueuePoller | None = None
@@ -177,7 +188,9 @@ class LocalStack:
 
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
         patch_dynamodb()
-        self.moto = TwinServer(ip_address=options.host, port=options.aws_port, verbose=False)
+        self.moto = TwinServer(
+            ip_address=options.host, port=options.aws_port, verbose=False, mailbox=self.mailbox
+        )
         self.moto.start()
         host, port = self.moto.get_host_and_port()
         self.aws_endpoint_url = f"http://{host}:{port}"
@@ -190,6 +203,7 @@ class LocalStack:
         s3 = boto3.client("s3", config=Config(s3={"addressing_style": "path"}))
         sns = boto3.client("sns")
         sqs = boto3.client("sqs")
+        sesv2 = boto3.client("sesv2")
         self.resources = create_resources(
             template,
             dynamodb_client=dynamodb,
@@ -198,9 +212,17 @@ class LocalStack:
             names=options.names,
             region=REGION,
             sqs_client=sqs,
+            sesv2_client=sesv2,
         )
         platforms = create_platform_applications(sns, template, options.parameter_overrides)
-        self.parameters = {**platforms, **options.parameter_overrides}
+        self.parameters = {
+            **platforms,
+            **local_email_from(template, options.parameter_overrides),
+            **options.parameter_overrides,
+        }
+        if self.parameters.get("EmailFrom"):
+            # SES sends only from a verified identity; on the twin, creating one verifies it.
+            sesv2.create_email_identity(EmailIdentity=self.parameters["EmailFrom"])
         refs = stack_refs(template, self.resources, parameters=self.parameters, region=REGION)
         # The twin's own ARNs win over a leftover environment, as the resources' names do.
         force = resource_variables(specs, {**self.resources, **platforms})
@@ -218,6 +240,7 @@ class LocalStack:
                 f"{options.names.get('NudgeTopic', 'topic')}-tap",
                 report=lambda line: self._say(f"[sns] {line}"),
             ).start()
+        self.mail_tap = MailTap(self.mailbox, report=lambda line: self._say(f"[mail] {line}")).start()
         if platforms:
             self.push_tap = EndpointTap(
                 moto_platform_endpoints, report=lambda line: self._say(f"[push] {line}")
@@ -265,6 +288,7 @@ class LocalStack:
             region=REGION,
             static=StaticSite(options.web_root) if options.web_root and options.web_root.is_dir() else None,
             environments=self.environments,
+            local_routes={MAILBOX_PATH: self.mailbox.as_json},
         )
         self.http = GatewayServer(gateway, options.host, options.port).start()
 
@@ -350,7 +374,7 @@ class LocalStack:
             "Dixit by mail: local stack",
             f"  API            {self.api_url}  (try {self.api_url}/decks)",
             f"  API handler    {self._serving()}",
-            f"  AWS twin       {self.aws_endpoint_url}  (moto: DynamoDB, S3, SNS, SQS)",
+            f"  AWS twin       {self.aws_endpoint_url}  (moto: DynamoDB, S3, SNS, SQS, SES)",
             f"                 AWS_ENDPOINT_URL={self.aws_endpoint_url} aws dynamodb list-tables",
         ]
         lines += [f"  {name:<14} {value}" for name, value in self.resources.items()]
@@ -370,6 +394,13 @@ class LocalStack:
             if name in PLATFORM_APPLICATIONS
         ]
         lines.append("  notifications  printed as [sns] (topic) and [push] (devices) lines")
+        sender = self.parameters.get("EmailFrom")
+        lines.append(
+            f"  mail           from {sender}, printed as [mail] lines; the latest at "
+            f"{self.api_url}{MAILBOX_PATH}"
+            if sender
+            else "  mail           off (EmailFrom is empty): routes that send mail answer 501"
+        )
         if self.options.state_file is not None:
             lines.append(f"  state file     {self.options.state_file}  (for `python -m local_stack invoke`)")
         lines += [
@@ -406,6 +437,9 @@ class LocalStack:
         if self.push_tap is not None:
             self.push_tap.stop()
             self.push_tap = None
+        if self.mail_tap is not None:
+            self.mail_tap.stop()
+            self.mail_tap = None
         if self._seed_thread is not None:
             self._seed_thread.join(5.0)
             self._seed_thread = None

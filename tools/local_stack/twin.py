@@ -1,6 +1,7 @@
 """The AWS twin: moto server, made safe to share between concurrent clients.
 
-Two things moto 5.2.5 (the newest release) does not do, done here and only for the local stack:
+What moto 5.2.5 (the newest release) does not do, done here and only for the local stack (and SES v2's
+whole mail and suppression list, which ``local_stack.mail.SesMailbox`` serves in front of it):
 
 - **DynamoDB calls run one at a time.** moto's backend is not thread-safe: two concurrent conditional
   writes can both see the old item and both pass their condition. A lock around every DynamoDB request
@@ -33,6 +34,8 @@ from moto.moto_server.werkzeug_app import (
 )
 from werkzeug.serving import make_server
 
+from local_stack.mail import Mailbox, SesMailbox
+
 #: Held around every DynamoDB request the twin serves (and around in-process backend calls that need it).
 DYNAMODB_LOCK = threading.RLock()
 
@@ -54,10 +57,16 @@ class SerializedDynamoDB:
 
 
 class TwinServer(ThreadedMotoServer):
-    """``ThreadedMotoServer`` serving through ``SerializedDynamoDB``."""
+    """``ThreadedMotoServer`` serving through ``SerializedDynamoDB`` (and ``SesMailbox``, given a mailbox)."""
+
+    def __init__(self, *args: Any, mailbox: Mailbox | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.mailbox = mailbox
 
     def _server_entry(self) -> None:
-        app = SerializedDynamoDB(DomainDispatcherApplication(create_backend_app))
+        app: WsgiApp = SerializedDynamoDB(DomainDispatcherApplication(create_backend_app))
+        if self.mailbox is not None:
+            app = SesMailbox(app, self.mailbox)
         self._server = make_server(
             self._ip_address, self._port, app, True, request_handler=MotoRequestHandler
         )

@@ -16,6 +16,7 @@ from botocore.config import Config
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3 import S3Client
+    from mypy_boto3_sesv2 import SESV2Client
     from mypy_boto3_sns import SNSClient
     from mypy_boto3_sqs import SQSClient
 
@@ -63,6 +64,11 @@ def sqs() -> SQSClient:
     return session().client("sqs", config=_CONFIG)
 
 
+@cache
+def sesv2() -> SESV2Client:
+    return session().client("sesv2", config=_CONFIG)
+
+
 _generation = 0
 
 
@@ -75,5 +81,5 @@ def reset() -> None:
     """Forget the session and its clients (tests switch endpoints and credentials between cases)."""
     global _generation
     _generation += 1
-    for factory in (session, dynamodb, s3, sns, sqs):
+    for factory in (session, dynamodb, s3, sns, sqs, sesv2):
         factory.cache_clear()

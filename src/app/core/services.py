@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.feed.ports import FeedStore
     from app.games.ports import GameStore, InboxStore
     from app.notify.channels import PushChannel
+    from app.notify.mail import Mailer
     from app.notify.ports import NotificationStore
     from app.players.ports import PlayerStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
@@ -40,6 +41,7 @@ class Services:
     decks: DeckStore
     notifications: NotificationStore
     push: PushChannel
+    mailer: Mailer
     webhook_queue: WebhookQueue
     images: CardImages
     # Looked up at each call, so a simulation can swap the module's clock for a fake one.

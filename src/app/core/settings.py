@@ -21,6 +21,10 @@ class AppSettings(BaseModel):
     apns_platform_application_arn: str = ""
     apns_sandbox_platform_application_arn: str = ""
     fcm_platform_application_arn: str = ""
+    # Email (app.notify.mail): the sender, a verified SES identity; empty: no email (email_not_configured).
+    email_from: str = Field(default="", pattern=r"^([^@\s]+@[^@\s]+)?$")
+    # The SES configuration set every mail is sent in (it feeds bounces and complaints to suppression).
+    email_configuration_set: str = ""
     image_url_ttl_seconds: int = Field(default=3_600, ge=60, le=302_400)
     # Links are signed once per window, so they stay the same (and cacheable) for its whole length.
     image_url_window_seconds: int = Field(default=3_600, ge=60, le=302_400)

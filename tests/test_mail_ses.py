@@ -1,0 +1,123 @@
+"""app.aws.ses.SesMailer against the twin (moto server behind local_stack.mail.SesMailbox, in-process)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+from botocore.config import Config
+from botocore.stub import Stubber
+
+from app.aws.ses import SesMailer
+from app.notify.mail import Mail, MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from local_stack.mail import Mailbox
+from local_stack.twin import TwinServer
+
+SENDER = "dixit@localhost.test"
+MAIL = Mail(to="player@example.com", subject="Your code: 482913", text="code 482913\n", html="<p>482913</p>")
+
+
+@pytest.fixture(scope="module")
+def twin() -> Iterator[tuple[str, Mailbox]]:
+    mailbox = Mailbox()
+    server = TwinServer(ip_address="127.0.0.1", port=0, verbose=False, mailbox=mailbox)
+    server.start()
+    host, port = server.get_host_and_port()
+    try:
+        yield f"http://{host}:{port}", mailbox
+    finally:
+        server.stop()
+
+
+def sesv2_of(endpoint: str) -> Any:
+    return boto3.client(
+        "sesv2",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+        config=Config(retries={"mode": "standard", "max_attempts": 1}, connect_timeout=1, read_timeout=2),
+    )
+
+
+@pytest.fixture(scope="module")
+def client(twin: tuple[str, Mailbox]) -> Any:
+    client = sesv2_of(twin[0])
+    client.create_email_identity(EmailIdentity=SENDER)
+    client.create_configuration_set(
+        ConfigurationSetName="mail", SuppressionOptions={"SuppressedReasons": ["BOUNCE", "COMPLAINT"]}
+    )
+    return client
+
+
+def test_a_mail_is_sent_with_both_parts_from_the_sender_in_the_configuration_set(
+    twin: tuple[str, Mailbox], client: Any
+) -> None:
+    mailbox = twin[1]
+    SesMailer(SENDER, "mail", client).send(MAIL)
+    (sent, *_) = mailbox.latest()
+    assert (sent.to, sent.subject, sent.text, sent.html) == ([MAIL.to], MAIL.subject, MAIL.text, MAIL.html)
+    assert sent.from_address == SENDER
+    assert sent.configuration_set == "mail"
+    assert sent.message_id
+
+
+def test_without_a_sender_nothing_is_sent(twin: tuple[str, Mailbox], client: Any) -> None:
+    mailer = SesMailer("", "mail", client)
+    before = len(twin[1].latest())
+    assert not mailer.configured
+    with pytest.raises(MailNotConfigured) as raised:
+        mailer.send(MAIL)
+    assert raised.value.code == "email_not_configured"
+    assert len(twin[1].latest()) == before
+
+
+def test_a_suppressed_address_is_never_mailed(twin: tuple[str, Mailbox], client: Any) -> None:
+    mailer = SesMailer(SENDER, "mail", client)
+    bounced = Mail(to="bounced@example.com", subject="s", text="t", html="h")
+    client.put_suppressed_destination(EmailAddress="Bounced@example.com", Reason="BOUNCE")
+    assert mailer.suppressed("bounced@example.com")
+    with pytest.raises(Suppressed) as raised:
+        mailer.send(bounced)
+    assert raised.value.code == "email_suppressed"
+    assert all(mail.to != ["bounced@example.com"] for mail in twin[1].latest())
+    # Off the list (an operator removed it), the address is mailed again.
+    client.delete_suppressed_destination(EmailAddress="bounced@example.com")
+    assert not mailer.suppressed("bounced@example.com")
+    mailer.send(bounced)
+    assert twin[1].latest()[0].to == ["bounced@example.com"]
+
+
+def test_a_sender_ses_refuses_is_a_refusal(client: Any) -> None:
+    with pytest.raises(MailRefused) as raised:
+        SesMailer("unverified@localhost.test", "mail", client).send(MAIL)
+    assert raised.value.code == "email_refused"
+
+
+@pytest.mark.parametrize(
+    ("operation", "code", "status"),
+    [
+        ("get_suppressed_destination", "TooManyRequestsException", 429),
+        ("send_email", "TooManyRequestsException", 429),
+        ("send_email", "SendingPausedException", 400),
+        ("send_email", "InternalFailure", 500),
+    ],
+)
+def test_throttling_failures_and_a_paused_account_are_unavailable(
+    operation: str, code: str, status: int
+) -> None:
+    client = sesv2_of("http://127.0.0.1:9")
+    with Stubber(client) as stub:
+        if operation == "send_email":
+            stub.add_client_error("get_suppressed_destination", "NotFoundException", http_status_code=404)
+        stub.add_client_error(operation, code, http_status_code=status)
+        with pytest.raises(MailUnavailable) as raised:
+            SesMailer(SENDER, "mail", client).send(MAIL)
+    assert raised.value.code == "email_unavailable"
+
+
+def test_an_unreachable_service_is_unavailable() -> None:
+    with pytest.raises(MailUnavailable):
+        SesMailer(SENDER, "mail", sesv2_of("http://127.0.0.1:9")).send(MAIL)
