@@ -130,7 +130,7 @@ def test_deliveries_list_the_newest_attempts_first_with_status_latency_and_next_
             str(created["webhook_id"]), "dlv_1", "evt_1", "turn.owed", n, f"2026-11-30T12:0{n}:00.000+00:00",
             outcome, status, 40 * n, retry,  # type: ignore[arg-type]
         )  # fmt: skip
-        store.webhooks.put_delivery_attempt(attempt, expires_at=1_900_000_000)
+        store.put_delivery_attempt(attempt, expires_at=1_900_000_000)
     reply = players[0].get(f"/players/me/webhooks/{created['webhook_id']}/deliveries")
     assert reply.status == 200, reply.raw
     rows = [
