@@ -12,8 +12,7 @@ from moto import mock_aws
 
 from app.core.services import Services
 from local_stack.resources import create_table
-from tests.fakes.memory_store import MemoryGameStore
-from tests.support.services import AllTablePorts, services_over
+from tests.support.services import AllMemoryPorts, AllTablePorts, services_over
 
 from ..api.conftest import (
     ENVIRONMENT,
@@ -43,11 +42,12 @@ def _moto() -> Iterator[None]:
 
 @pytest.fixture(params=["memory", "dynamodb"])
 def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Every store port as one object: the in-memory doubles over one table, or the DynamoDB adapters."""
     for name, value in ENVIRONMENT.items():
         monkeypatch.setenv(name, value)
     _forget_clients_and_settings()
     if request.param == "memory":
-        yield MemoryGameStore()
+        yield AllMemoryPorts()
     else:
         request.getfixturevalue("_moto")
         yield AllTablePorts(TABLE)
