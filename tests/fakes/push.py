@@ -28,6 +28,7 @@ class MemoryNotifier(Notifier):
         self.refused_tokens: set[str] = set()
         self.gone: set[str] = set()
         self._endpoints: dict[tuple[Platform, str], tuple[str, str]] = {}  # (platform, token) -> (arn, owner)
+        self._made = 0
 
     @property
     def client(self) -> object:  # type: ignore[override]
@@ -42,10 +43,11 @@ class MemoryNotifier(Notifier):
     def create_endpoint(self, platform: Platform, token: str, *, player_id: str) -> Endpoint:
         if token in self.refused_tokens:
             raise InvalidPushToken(f"invalid token {token!r}")
-        arn, owner = self._endpoints.get(
-            (platform, token),
-            (f"arn:aws:sns:us-east-1:000000000000:endpoint/{platform.value}/{len(self._endpoints) + 1}", ""),
-        )
+        known = self._endpoints.get((platform, token))
+        if known is None:
+            self._made += 1
+            known = (f"arn:aws:sns:us-east-1:000000000000:endpoint/{platform.value}/{self._made}", "")
+        arn, owner = known
         self._endpoints[(platform, token)] = (arn, player_id)
         self.gone.discard(arn)  # registering a known token enables its endpoint again
         return Endpoint(arn, previous_owner=owner if owner not in ("", player_id) else None)
