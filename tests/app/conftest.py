@@ -1,4 +1,8 @@
-"""Use-case tests run once per Store adapter: DynamoDB (over moto) and in memory, as one contract."""
+"""Use-case tests run once per Store adapter: DynamoDB (over moto) and in memory, as one contract.
+
+The feature directories below (players, webhooks, feed, notify) override `services` with the in-memory
+doubles alone: fast use-case tests, without moto.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from tests.support.aws import (
     moto_game_table,
     set_environment,
 )
+from tests.support.clock import Clock
 from tests.support.services import AllMemoryPorts, AllTablePorts, services_over
 
 from .staging import Interleaved
@@ -51,3 +56,9 @@ def staged(store: Any) -> Interleaved:
 @pytest.fixture
 def services(staged: Interleaved) -> Services:
     return services_over(staged, clock=lambda: NOW)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The use cases' clock, at NOW until the test moves it."""
+    return Clock(NOW)
