@@ -11,6 +11,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from app import bootstrap
 from app.aws import clients as aws_clients
 from app.core.settings import get_settings
 from local_stack.resources import create_table
@@ -40,9 +41,11 @@ def game_table_resource() -> dict[str, Any]:
 
 
 def forget_clients_and_settings() -> None:
-    """Drop the cached settings and boto3 clients, so the next use reads the environment as it is now."""
+    """Drop the cached settings, boto3 clients and bootstrap's Services (whose adapters hold clients of
+    their own), so the next use reads the environment, and talks to the mock, as they are now."""
     get_settings.cache_clear()
     aws_clients.reset()
+    bootstrap._services_for.cache_clear()
 
 
 def set_environment(env: pytest.MonkeyPatch) -> None:
