@@ -122,7 +122,7 @@ def test_deliveries_list_the_newest_attempts_first_with_status_latency_and_next_
     players: list[Client],
 ) -> None:
     created = subscribe(players[0])
-    store = bootstrap.services()
+    store = bootstrap.services().webhooks
     for n, (outcome, status, retry) in enumerate(
         [("failed", "500", "2026-11-30T12:00:45.000+00:00"), ("delivered", "200", None)], start=1
     ):
