@@ -159,9 +159,10 @@ class Season:
 def aws_twin() -> Iterator[None]:
     from app.aws import clients as aws_clients
     from app.core.settings import get_settings
+    from local_stack.resources import create_table
     from local_stack.twin import patch_dynamodb
 
-    from .api.conftest import create_table, game_table_resource
+    from .support.aws import game_table_resource
 
     # moto copies the whole table on every transaction (200 games would need over 13 GB) and sorts it
     # on every query (200 games would never finish): the twin's patches, as `make run` uses them.

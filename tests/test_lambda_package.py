@@ -4,6 +4,8 @@
 copies the product's packages and compiles their bytecode for the runtime. Powertools,
 pydantic and the X-Ray SDK come from the official Powertools layer and boto3 from the Lambda runtime, so
 neither the copied tree nor the installed requirements may bring dev-only modules or the AWS SDK.
+Nor a test double: under src/ each store port (app/<feature>/ports.py) has its DynamoDB adapter and
+nothing else, and the doubles in tests/fakes stay out of the package.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import importlib.util
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -135,17 +138,24 @@ def build_command(artifacts: Path) -> list[str]:
     return ["make", "-s", "-C", str(ROOT / "src"), "build-ApiFunction", f"ARTIFACTS_DIR={artifacts}"]
 
 
-def test_the_build_ships_the_product_packages_each_module_with_bytecode_used_as_is(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ApiFunction's package as `sam build` makes it, built once for the tests that look inside."""
+    artifacts = tmp_path_factory.mktemp("ApiFunction")
     version = "{}.{}".format(*sys.version_info[:2])
-    subprocess.run([*build_command(tmp_path), f"PYTHON={sys.executable}", f"RUNTIME={version}"], check=True)
-    assert {entry.name for entry in tmp_path.iterdir()} == PRODUCT
-    sources = sorted(tmp_path.rglob("*.py"))
+    subprocess.run([*build_command(artifacts), f"PYTHON={sys.executable}", f"RUNTIME={version}"], check=True)
+    return artifacts
+
+
+def test_the_build_ships_the_product_packages_each_module_with_bytecode_used_as_is(built: Path) -> None:
+    assert {entry.name for entry in built.iterdir()} == PRODUCT
+    sources = sorted(built.rglob("*.py"))
     assert sources
     for source in sources:
         compiled = Path(importlib.util.cache_from_source(str(source)))
         flags = int.from_bytes(compiled.read_bytes()[4:8], "little")
         # PEP 552: bit 0 hash-based, bit 1 check_source; unchecked-hash never looks at the zip's file times.
-        assert flags == 0b01, f"{source.relative_to(tmp_path)}: flags {flags:#b}"
+        assert flags == 0b01, f"{source.relative_to(built)}: flags {flags:#b}"
 
 
 def test_the_build_refuses_an_interpreter_that_is_not_the_runtimes(tmp_path: Path) -> None:
@@ -188,3 +198,94 @@ def test_the_powertools_layer_is_the_official_one_for_the_runtime_and_architectu
         in (layer["Fn::Sub"])
     )
     assert int(template["Parameters"]["PowertoolsLayerVersion"]["Default"]) >= 1
+
+
+# The in-memory doubles of the store ports live under tests/fakes and never reach a package.
+
+FAKES = ROOT / "tests" / "fakes"
+DOUBLE_NAME = re.compile(r"^(Memory|InMemory|Fake|Stub|Dummy)[A-Z]|(Memory|Fake|Stub)(Store|Table)$")
+
+
+# Ports of app/<feature>/ports.py that the game table does not hold: S3 and SQS stand behind these, and
+# tests/test_card_links.py and tests/webhooks cover their adapters.
+NOT_TABLE_PORTS = frozenset({"ObjectStore", "WebhookQueue"})
+
+
+def store_ports() -> dict[str, frozenset[str]]:
+    """Each table Protocol of app/<feature>/ports.py, with the methods an implementation must define."""
+    ports: dict[str, frozenset[str]] = {}
+    for path in sorted((ROOT / "src" / "app").glob("*/ports.py")):
+        for node in ast.parse(path.read_text()).body:
+            if node_is_table_port(node):
+                methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+                ports[node.name] = frozenset(m for m in methods if not m.startswith("_"))
+    return ports
+
+
+@dataclass(frozen=True)
+class StoreClass:
+    path: str  # relative to the tree searched
+    name: str
+    bases: tuple[str, ...]
+    ports: tuple[str, ...]  # the ports whose every method it defines
+
+
+def node_is_table_port(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.ClassDef)
+        and any(ast.unparse(b) == "Protocol" for b in node.bases)
+        and node.name not in NOT_TABLE_PORTS
+    )
+
+
+def store_classes(tree: Path) -> list[StoreClass]:
+    """Every class under `tree` that defines all of a store port's methods, or is named like a double."""
+    ports = store_ports()
+    found = []
+    for path in sorted(tree.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = tuple(ast.unparse(b) for b in node.bases)
+            if "Protocol" in bases:
+                continue  # a port itself
+            methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+            implements = tuple(sorted(name for name, wanted in ports.items() if wanted <= methods))
+            if implements or DOUBLE_NAME.search(node.name):
+                where = path.relative_to(tree).as_posix()
+                found.append(StoreClass(where, node.name, bases, implements))
+    return found
+
+
+def test_every_store_port_has_an_in_memory_double_under_tests_fakes() -> None:
+    ports = store_ports()
+    features = ["Game", "Inbox", "Player", "Webhook", "Feed", "Deck", "Notification"]
+    assert set(ports) >= {f"{feature}Store" for feature in features}
+    doubles = store_classes(FAKES)
+    assert {port for double in doubles for port in double.ports} == set(ports)
+    # The search below finds doubles where there are some: each of these is named like one, too.
+    assert all(DOUBLE_NAME.search(double.name) for double in doubles if double.ports)
+
+
+def test_under_src_every_store_implementation_is_a_dynamodb_adapter_and_none_is_a_double() -> None:
+    found = store_classes(ROOT / "src")
+    assert {port for cls in found for port in cls.ports} == set(store_ports())
+    for cls in found:
+        assert cls.path.startswith("app/aws/dynamodb/"), cls
+        assert "TableAdapter" in cls.bases, cls
+        assert not DOUBLE_NAME.search(cls.name), cls
+
+
+def test_the_built_package_holds_nothing_from_tests_fakes(built: Path) -> None:
+    shipped = sorted(p for p in built.rglob("*") if p.is_file())
+    assert shipped
+    assert not [p for p in shipped if {"tests", "fakes"} & set(p.relative_to(built).parts)]
+    fakes = {path.read_bytes() for path in FAKES.glob("*.py") if path.stat().st_size}
+    assert not [p for p in shipped if p.suffix == ".py" and p.read_bytes() in fakes]
+    doubles = {cls.name for cls in store_classes(FAKES)}
+    assert doubles
+    in_package = store_classes(built)
+    assert not {cls.name for cls in in_package} & doubles
+    assert all("TableAdapter" in cls.bases for cls in in_package), in_package
+    for source in (p for p in shipped if p.suffix == ".py"):
+        assert "tests" not in imported_roots(source), source.relative_to(built)

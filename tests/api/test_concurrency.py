@@ -21,9 +21,9 @@ from app.core.settings import get_settings
 from app.games import play as games
 from app.games.ports import GameWrite
 from dixit.moves import Submit
+from tests.support.aws import TABLE
 
 from .client import Client
-from .conftest import TABLE
 from .helpers import (
     assert_problem,
     foreign_card,

@@ -21,10 +21,10 @@ import pytest
 from app.core.settings import get_settings
 from local_stack.resources import create_table
 from local_stack.twin import TwinServer, patch_transact_write_items
+from tests.support.aws import ENVIRONMENT, TABLE, forget_clients_and_settings, game_table_resource
 
 from . import contention_worker
 from .client import Client
-from .conftest import ENVIRONMENT, TABLE, _forget_clients_and_settings, game_table_resource
 from .helpers import foreign_card, give_clue, hand, lobby, view
 
 SEATS = 12
@@ -44,11 +44,11 @@ def twin() -> Iterator[dict[str, str]]:
         with pytest.MonkeyPatch.context() as env:
             for name, value in environment.items():
                 env.setenv(name, value)
-            _forget_clients_and_settings()
+            forget_clients_and_settings()
             create_table(boto3.client("dynamodb"), TABLE, game_table_resource())
             yield environment
     finally:
-        _forget_clients_and_settings()
+        forget_clients_and_settings()
         server.stop()
 
 

@@ -12,9 +12,9 @@ from app import bootstrap
 from app.aws.dynamodb.decks import DynamoDeckStore
 from app.decks.card_images import card_of_upload, image_key
 from handlers.card_ingest import ingest
+from tests.support.aws import BUCKET, TABLE
 
 from .client import Client
-from .conftest import BUCKET, TABLE
 from .helpers import assert_problem, give_clue, started, submit_all, view
 from .json_bot import play_to_the_end
 

@@ -7,9 +7,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from app.core.settings import get_settings
+from tests.support.aws import BUCKET
 
 from .client import Client, call
-from .conftest import BUCKET
 from .helpers import assert_problem, started, view
 
 

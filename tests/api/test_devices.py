@@ -6,9 +6,9 @@ import boto3
 import pytest
 
 from app.core.settings import get_settings
+from tests.support.aws import TABLE
 
 from .client import Client
-from .conftest import TABLE
 from .helpers import assert_problem, started, storyteller
 from .sns_inbox import endpoint_exists, endpoint_messages, make_topic, received, subscribe_queue
 from .stream import StreamFeed

@@ -28,9 +28,9 @@ from botocore.exceptions import ConnectTimeoutError, ReadTimeoutError
 
 from app.aws import clients as aws_clients
 from dixit.state import GameState
+from tests.support.aws import TABLE
 
 from .client import Client, Reply
-from .conftest import TABLE
 from .helpers import foreign_card, give_clue, hand, lobby, started, storyteller, submit_all
 
 KINDS = ["throttle", "server_error", "timeout_before_send", "lost_answer", "lost_every_answer"]

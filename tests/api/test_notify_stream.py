@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from app.aws.sns import SnsNotifier
+from tests.support.aws import TABLE
 
 from .client import Client
-from .conftest import TABLE
 from .helpers import by_id, give_clue, hand, started, storyteller, submit_all, view
 from .sns_inbox import Published, make_topic, received, subscribe_queue
 from .stream import StreamFeed, invoke_notify

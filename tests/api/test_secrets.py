@@ -14,9 +14,9 @@ import pytest
 
 from app.aws.dynamodb.games import DynamoGameStore
 from dixit.state import GameState, Phase
+from tests.support.aws import TABLE
 
 from .client import Client
-from .conftest import TABLE
 from .helpers import create_game, give_clue, inbox, lobby, started, storyteller, submit_all, view
 from .json_bot import play_to_the_end
 from .stream import StreamFeed

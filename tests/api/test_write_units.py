@@ -18,9 +18,9 @@ import boto3
 import pytest
 
 from app.aws import clients as aws_clients
+from tests.support.aws import TABLE, game_table_resource
 
 from .client import Client
-from .conftest import TABLE, game_table_resource
 from .helpers import started
 from .json_bot import play_to_the_end
 

@@ -1,4 +1,8 @@
-"""Use-case tests run once per Store adapter: DynamoDB (over moto) and in memory, as one contract."""
+"""Use-case tests run once per Store adapter: DynamoDB (over moto) and in memory, as one contract.
+
+The feature directories below (players, webhooks, feed, notify) override `services` with the in-memory
+doubles alone: fast use-case tests, without moto.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,19 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from app.core.services import Services
-from local_stack.resources import create_table
-from tests.fakes.memory_store import MemoryGameStore
-from tests.support.services import AllTablePorts, services_over
-
-from ..api.conftest import (
-    ENVIRONMENT,
-    MOTO_CONFIG,
+from tests.support.aws import (
     TABLE,
-    _empty_table,
-    _forget_clients_and_settings,
-    game_table_resource,
+    empty_table,
+    forget_clients_and_settings,
+    moto_game_table,
+    set_environment,
 )
+from tests.support.clock import Clock
+from tests.support.services import AllMemoryPorts, AllTablePorts, services_over
+
 from .staging import Interleaved
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -30,29 +30,21 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def _moto() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as env:
-        for name, value in ENVIRONMENT.items():
-            env.setenv(name, value)
-        env.delenv("AWS_ENDPOINT_URL", raising=False)
-        _forget_clients_and_settings()
-        with mock_aws(config=MOTO_CONFIG):
-            create_table(boto3.client("dynamodb"), TABLE, game_table_resource())
-            yield
-    _forget_clients_and_settings()
+    with moto_game_table(bucket=False):
+        yield
 
 
 @pytest.fixture(params=["memory", "dynamodb"])
 def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    for name, value in ENVIRONMENT.items():
-        monkeypatch.setenv(name, value)
-    _forget_clients_and_settings()
+    """Every store port as one object: the in-memory doubles over one table, or the DynamoDB adapters."""
+    set_environment(monkeypatch)
     if request.param == "memory":
-        yield MemoryGameStore()
+        yield AllMemoryPorts()
     else:
         request.getfixturevalue("_moto")
         yield AllTablePorts(TABLE)
-        _empty_table()
-    _forget_clients_and_settings()
+        empty_table()
+    forget_clients_and_settings()
 
 
 @pytest.fixture
@@ -64,3 +56,9 @@ def staged(store: Any) -> Interleaved:
 @pytest.fixture
 def services(staged: Interleaved) -> Services:
     return services_over(staged, clock=lambda: NOW)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """The use cases' clock, at NOW until the test moves it."""
+    return Clock(NOW)

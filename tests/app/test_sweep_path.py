@@ -15,7 +15,6 @@ from app.players import accounts as players
 from app.sweep import sweep
 from dixit.moves import Join, Start
 
-from .conftest import NOW
 from .staging import Interleaved
 
 HOUR = 3_600
@@ -55,7 +54,7 @@ class FailingSaves:
 
 
 def started(services: Services) -> GameRecord:
-    """A three-player game whose storyteller has one hour, started at NOW."""
+    """A three-player game whose storyteller has one hour, started now (the services' fixed clock)."""
     host, *guests = [players.register(services, f"Player {n}")[0] for n in range(3)]
     record = games.create_game(
         services, host, rules="classic", decks=None, max_players=None, target_score=None,
@@ -71,7 +70,7 @@ def started(services: Services) -> GameRecord:
 
 
 def sweep_at(services: Services, told: Told, seconds_later: int) -> Any:
-    now = int(NOW.timestamp()) + seconds_later
+    now = services.now_epoch() + seconds_later
     return sweep(services, told, now, remaining_ms=lambda: 60_000)  # type: ignore[arg-type]
 
 

@@ -1,4 +1,4 @@
-"""Services for use-case tests: every port over one in-memory double, or the real adapters."""
+"""Services for use-case tests: every port over its in-memory double, or the real adapters."""
 
 from __future__ import annotations
 
@@ -6,42 +6,61 @@ from dataclasses import replace
 from typing import Any
 
 from app import bootstrap
+from app.aws.dynamodb.decks import DynamoDeckStore
 from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
+from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.core.records import GameRecord
 from app.core.services import Services
-from app.core.settings import get_settings
+from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
-from tests.fakes.memory_store import MemoryGameStore
+from tests.fakes.decks import MemoryDeckStore
+from tests.fakes.feed import MemoryFeedStore
+from tests.fakes.games import MemoryGameStore, MemoryInboxStore
+from tests.fakes.mail import RecordingMailer
+from tests.fakes.notify import MemoryNotificationStore
+from tests.fakes.players import MemoryPlayerStore
+from tests.fakes.push import MemoryNotifier
+from tests.fakes.queue import MemoryWebhookQueue
+from tests.fakes.table import MemoryTable
+from tests.fakes.webhooks import MemoryWebhookStore
+
+# The Services fields that are storage ports, each a Protocol in app/<feature>/ports.py.
+STORE_PORTS = ("games", "players", "inbox", "webhooks", "feed", "decks", "notifications")
 
 
-def services_over(store: Any = None, **overrides: Any) -> Services:
-    """A `Services` whose game, player, inbox, webhook and feed ports are all `store` (memory by default)."""
-    store = store if store is not None else MemoryGameStore()
-    real = bootstrap.services(settings=get_settings())
-    built = replace(
-        real,
-        games=store,
-        players=store,
-        inbox=store,
-        webhooks=store,
-        feed=store,
-        images=CardImages("", 3_600),
-    )
-    return replace(built, **overrides) if overrides else built
+class _OnePortObject:
+    """Several port adapters as one object: each method is the first part's that has it."""
+
+    parts: tuple[Any, ...]
+
+    def __getattr__(self, name: str) -> Any:
+        for part in self.parts:
+            if hasattr(type(part), name):
+                return getattr(part, name)
+        raise AttributeError(name)
 
 
-def dynamo_services(**overrides: Any) -> Services:
-    """The adapters `app.bootstrap` builds, with `overrides` (a staged store, a fixed clock) on top."""
-    built = bootstrap.services(settings=get_settings())
-    return replace(built, **overrides) if overrides else built
+class AllMemoryPorts(_OnePortObject):
+    """Every store port's in-memory double over one `MemoryTable`, by port name and as one object."""
+
+    def __init__(self, table: MemoryTable | None = None) -> None:
+        self.table = table if table is not None else MemoryTable()
+        self.games = MemoryGameStore(self.table)
+        self.inbox = MemoryInboxStore(self.table)
+        self.players = MemoryPlayerStore(self.table)
+        self.webhooks = MemoryWebhookStore(self.table)
+        self.feed = MemoryFeedStore()
+        self.decks = MemoryDeckStore()
+        self.notifications = MemoryNotificationStore()
+        self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
 
 
-class AllTablePorts:
-    """The DynamoDB adapters of the game table as one object, for contract tests shared with the double."""
+class AllTablePorts(_OnePortObject):
+    """The DynamoDB adapters of the game table as one object, for contract tests shared with the doubles."""
 
     def __init__(self, table: str, client: Any = None) -> None:
         self.parts = (
@@ -50,6 +69,8 @@ class AllTablePorts:
             DynamoPlayerStore(table, client),
             DynamoWebhookStore(table, client),
             DynamoFeedStore(table, client),
+            DynamoDeckStore(table, client),
+            DynamoNotificationStore(table, client),
         )
 
     def games_of(self, player_id: str) -> list[GameRecord]:
@@ -61,8 +82,41 @@ class AllTablePorts:
         )
         return games._batch_get_games([item["game_id"]["S"] for item in items])
 
-    def __getattr__(self, name: str) -> Any:
-        for part in self.parts:
-            if hasattr(type(part), name):
-                return getattr(part, name)
-        raise AttributeError(name)
+
+def memory_services(
+    ports: AllMemoryPorts | None = None, *, settings: AppSettings | None = None, **overrides: Any
+) -> Services:
+    """Every port over its in-memory double, SNS and SQS recorded in memory: no moto, no environment.
+
+    `settings` default to the defaults (AppSettings()), not to this process's environment.
+    """
+    ports = ports if ports is not None else AllMemoryPorts()
+    built = Services(
+        settings=settings if settings is not None else AppSettings(),
+        games=ports.games,
+        players=ports.players,
+        inbox=ports.inbox,
+        webhooks=ports.webhooks,
+        feed=ports.feed,
+        decks=ports.decks,
+        notifications=ports.notifications,
+        push=MemoryNotifier(),
+        webhook_queue=MemoryWebhookQueue(),
+        mailer=RecordingMailer(),
+        images=CardImages("", 3_600),
+    )
+    return replace(built, **overrides) if overrides else built
+
+
+def services_over(store: Any, **overrides: Any) -> Services:
+    """The environment's `Services` with every store port `store` (one object: AllMemoryPorts,
+    AllTablePorts, or either staged by tests/app/staging.Interleaved), for tests run on both."""
+    real = bootstrap.services(settings=get_settings())
+    built = replace(real, **dict.fromkeys(STORE_PORTS, store), images=CardImages("", 3_600))
+    return replace(built, **overrides) if overrides else built
+
+
+def dynamo_services(**overrides: Any) -> Services:
+    """The adapters `app.bootstrap` builds, with `overrides` (a staged store, a fixed clock) on top."""
+    built = bootstrap.services(settings=get_settings())
+    return replace(built, **overrides) if overrides else built

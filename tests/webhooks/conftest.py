@@ -1,47 +1,24 @@
-"""Webhook tests: the API's moto table, two SQS queues, and a real HTTP receiver on 127.0.0.1."""
+"""Webhook tests: the API's moto table, two SQS queues, and a real HTTP receiver on 127.0.0.1.
+
+What the fixtures hand out (Receiver, Queues, sqs_event) lives in tests/support/webhooks.py, the moto
+fixtures shared with the API tests in tests/support/aws_fixtures.py: tests import from there.
+"""
 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
-from typing import Any
 
 import boto3
 import pytest
 
 from app.aws import clients as aws_clients
 from app.core.settings import get_settings
-from tests.api.conftest import _moto_table, aws  # noqa: F401  (fixtures shared with the API tests)
 from tests.local_http import Quiet, serving
-
-QUEUE = "dixit-webhooks-test"
-DLQ = "dixit-webhooks-dlq-test"
-
-
-@dataclass
-class Received:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-@dataclass
-class Receiver:
-    """A webhook endpoint: answers each POST as `script` says (a status, or "sleep" to time out)."""
-
-    url: str = ""
-    script: list[int | str] = field(default_factory=list)
-    otherwise: int = 200
-    requests: list[Received] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def next_answer(self) -> int | str:
-        with self.lock:
-            return self.script.pop(0) if self.script else self.otherwise
+from tests.support.aws_fixtures import _moto_table, aws, players  # noqa: F401  (shared with tests/api)
+from tests.support.webhooks import DLQ, QUEUE, Queues, Received, Receiver
 
 
 @pytest.fixture
@@ -70,28 +47,6 @@ def receiver() -> Iterator[Receiver]:
         yield state
 
 
-@dataclass(frozen=True)
-class Queues:
-    url: str
-    dlq_url: str
-
-    def receive(self, url: str | None = None, wait: int = 0) -> list[dict[str, Any]]:
-        response = boto3.client("sqs").receive_message(
-            QueueUrl=url or self.url,
-            MaxNumberOfMessages=10,
-            AttributeNames=["All"],
-            MessageAttributeNames=["All"],
-            WaitTimeSeconds=wait,
-        )
-        return list(response.get("Messages", []))
-
-    def show_again(self, message: dict[str, Any]) -> None:
-        """What the passing of the backoff delay does: the message becomes visible again."""
-        boto3.client("sqs").change_message_visibility(
-            QueueUrl=self.url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0
-        )
-
-
 @pytest.fixture
 def queues(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Queues]:  # noqa: F811
     sqs = boto3.client("sqs")
@@ -116,23 +71,3 @@ def queues(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Queues]:  # n
     sqs.delete_queue(QueueUrl=url)
     sqs.delete_queue(QueueUrl=dlq_url)
     get_settings.cache_clear()
-
-
-def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
-    """The event Lambda's SQS event source mapping hands the function for these received messages."""
-    return {
-        "Records": [
-            {
-                "messageId": m["MessageId"],
-                "receiptHandle": m["ReceiptHandle"],
-                "body": m["Body"],
-                "attributes": m["Attributes"],
-                "messageAttributes": {},
-                "md5OfBody": m["MD5OfBody"],
-                "eventSource": "aws:sqs",
-                "eventSourceARN": queue_arn,
-                "awsRegion": "us-east-1",
-            }
-            for m in messages
-        ]
-    }

@@ -25,8 +25,7 @@ from dixit.engine import apply, new_game
 from dixit.moves import Join, Start
 from dixit.settings import Settings
 from tests.api.client import Client, FakeContext
-
-from .conftest import Queues, Receiver, sqs_event
+from tests.support.webhooks import Queues, Receiver, sqs_event
 
 NOW = 1_800_000_000  # epoch seconds: the rules core takes the time from its caller
 

@@ -17,10 +17,9 @@ from app import bootstrap
 from app.feed.changes import handle_change
 from app.webhooks.signing import verify
 from tests.api.client import Client, FakeContext
-from tests.api.conftest import TABLE
 from tests.api.helpers import assert_problem, create_game, foreign_card, give_clue, storyteller, submit_all
-
-from .conftest import Queues, Receiver, sqs_event
+from tests.support.aws import TABLE
+from tests.support.webhooks import Queues, Receiver, sqs_event
 
 
 @dataclass

@@ -12,8 +12,8 @@ from app.webhooks.dispatch import enqueue_events
 from app.webhooks.subscriptions import subscribe
 from local_stack.queues import QueuePoller
 from tests.api.client import Client
+from tests.support.webhooks import Queues, Receiver
 
-from .conftest import Queues, Receiver
 from .test_delivery import start_events
 
 

@@ -11,11 +11,10 @@ import pytest
 from app.aws.sqs import SqsWebhookQueue
 from app.webhooks.dispatch import WebhookMessage
 from tests.api.client import Client
-from tests.api.conftest import TABLE, players  # noqa: F401  (fixture shared with the API tests)
 from tests.api.helpers import give_clue, started, storyteller
 from tests.api.stream import StreamFeed, invoke_notify
-
-from .conftest import Queues, Receiver
+from tests.support.aws import TABLE
+from tests.support.webhooks import Queues, Receiver
 
 
 @pytest.fixture
@@ -38,7 +37,7 @@ def messages(queues: Queues) -> list[WebhookMessage]:
 
 
 def test_a_game_change_on_the_stream_enqueues_one_message_per_subscribed_event_and_fills_the_feed(
-    players: list[Client],  # noqa: F811
+    players: list[Client],
     queues: Queues,
     receiver: Receiver,
     feed: StreamFeed,
@@ -64,7 +63,7 @@ def test_a_game_change_on_the_stream_enqueues_one_message_per_subscribed_event_a
 
 
 def test_a_replayed_stream_batch_enqueues_the_same_delivery_ids_and_rewrites_the_same_feed(
-    players: list[Client],  # noqa: F811
+    players: list[Client],
     queues: Queues,
     receiver: Receiver,
     feed: StreamFeed,
@@ -90,7 +89,7 @@ def test_a_replayed_stream_batch_enqueues_the_same_delivery_ids_and_rewrites_the
 
 
 def test_a_record_whose_deliveries_cannot_be_enqueued_is_reported_alone(
-    players: list[Client],  # noqa: F811
+    players: list[Client],
     queues: Queues,
     receiver: Receiver,
     feed: StreamFeed,

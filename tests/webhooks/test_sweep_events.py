@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tests.api.client import Client
-from tests.api.conftest import TABLE, players  # noqa: F401  (fixture shared with the API tests)
 from tests.api.helpers import started, storyteller
 from tests.api.stream import StreamFeed
 from tests.api.test_sweep import HOUR, T0, FakeClock, clock, sweep_at  # noqa: F401  (clock: a fixture)
+from tests.support.aws import TABLE
+from tests.support.webhooks import Queues, Receiver
 
-from .conftest import Queues, Receiver
 from .test_notify_stream import messages, subscribe
 
 
@@ -20,7 +20,7 @@ def feed(queues: Queues, clock: FakeClock) -> StreamFeed:  # noqa: F811
 
 
 def test_reminders_go_to_whom_the_game_waits_on_and_a_timeout_to_every_member_in_feed_order(
-    players: list[Client],  # noqa: F811
+    players: list[Client],
     queues: Queues,
     receiver: Receiver,
     feed: StreamFeed,

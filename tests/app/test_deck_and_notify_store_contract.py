@@ -1,0 +1,114 @@
+"""What the deck and notification stores promise, on DynamoDB (moto) and in memory alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.decks.ports import CardState, CardStatus, DeckRecord
+from app.notify.channels import Platform
+from app.notify.ports import Device, Preferences
+
+STAMP = "2026-03-01T12:00:00.000+00:00"
+DECK = "d0123456789abcdef"
+READY = CardState(CardStatus.READY)
+
+
+def deck(card_count: int = 3) -> DeckRecord:
+    return DeckRecord(DECK, "p_owner", "Holiday snaps", card_count, created_at=STAMP)
+
+
+def device(device_id: str, endpoint: str = "arn:endpoint/1") -> Device:
+    return Device(device_id, Platform.FCM, endpoint, STAMP)
+
+
+# Decks
+
+
+def test_a_new_deck_is_read_back_with_every_card_pending_and_an_unknown_deck_is_none(store: Any) -> None:
+    store.create_deck(deck())
+    stored = store.get_deck(DECK)
+    assert stored == deck()
+    assert [stored.state_of(c).status for c in stored.card_ids()] == [CardStatus.PENDING] * 3
+    assert not stored.ready
+    assert store.get_deck("dffffffffffffffff") is None
+
+
+def test_each_cards_outcome_is_kept_apart_and_the_deck_is_ready_once_every_card_is(store: Any) -> None:
+    store.create_deck(deck())
+    first, second, third = deck().card_ids()
+    assert store.record_card(first, READY)
+    assert store.record_card(second, CardState(CardStatus.REJECTED, "not a JPEG"))
+    stored = store.get_deck(DECK)
+    assert (stored.state_of(first), stored.state_of(second)) == (
+        READY,
+        CardState(CardStatus.REJECTED, "not a JPEG"),
+    )
+    assert not stored.ready
+    assert store.record_card(second, READY)  # a new upload of the same card replaces its outcome
+    assert store.record_card(third, READY)
+    assert store.get_deck(DECK).ready
+
+
+def test_an_upload_for_a_deck_that_does_not_exist_is_not_recorded(store: Any) -> None:
+    assert not store.record_card("dffffffffffffffff-001", READY)
+    assert store.get_deck("dffffffffffffffff") is None
+
+
+# Mutes
+
+
+def test_mutes_are_off_until_set_and_muting_games_is_kept_apart_from_muting_everything(store: Any) -> None:
+    assert store.preferences("p_1") == Preferences()
+    store.set_game_muted("p_1", "g_1", True)
+    store.set_game_muted("p_1", "g_2", True)
+    store.set_game_muted("p_1", "g_1", True)  # muting twice is muting once
+    store.set_muted("p_1", True)
+    assert store.preferences("p_1") == Preferences(muted=True, muted_games=frozenset({"g_1", "g_2"}))
+    store.set_muted("p_1", False)
+    store.set_game_muted("p_1", "g_1", False)
+    assert store.preferences("p_1") == Preferences(muted=False, muted_games=frozenset({"g_2"}))
+    assert store.preferences("p_2") == Preferences()
+
+
+# Rate limits
+
+
+def test_a_reminder_slot_is_taken_once_per_window_and_frees_up_when_the_window_has_passed(store: Any) -> None:
+    assert store.claim_reminder("p_1", now=1_000, window_seconds=100)
+    assert not store.claim_reminder("p_1", now=1_099, window_seconds=100)
+    assert store.claim_reminder("p_2", now=1_099, window_seconds=100)  # per player
+    assert store.claim_reminder("p_1", now=1_100, window_seconds=100)
+    assert not store.claim_reminder("p_1", now=1_150, window_seconds=100)  # the window restarts at 1 100
+
+
+def test_a_taken_nudge_slot_says_how_long_until_it_frees_up(store: Any) -> None:
+    assert store.claim_game_nudge("g_1", now=1_000, window_seconds=3_600) is None
+    assert store.claim_game_nudge("g_1", now=1_600, window_seconds=3_600) == 3_000
+    assert store.claim_game_nudge("g_2", now=1_600, window_seconds=3_600) is None  # per game
+    assert store.claim_game_nudge("g_1", now=4_600, window_seconds=3_600) is None
+
+
+# Devices
+
+
+def test_devices_are_listed_by_id_and_registering_one_again_replaces_it(store: Any) -> None:
+    store.put_device("p_1", device("phone-b"))
+    store.put_device("p_1", device("phone-a", "arn:endpoint/2"))
+    store.put_device("p_1", device("phone-b", "arn:endpoint/3"))
+    assert store.devices("p_1") == [device("phone-a", "arn:endpoint/2"), device("phone-b", "arn:endpoint/3")]
+    assert store.get_device("p_1", "phone-b") == device("phone-b", "arn:endpoint/3")
+    assert store.get_device("p_2", "phone-b") is None
+    assert store.devices("p_2") == []
+
+
+def test_a_device_is_removed_only_while_it_still_points_at_the_endpoint_named(store: Any) -> None:
+    store.put_device("p_1", device("phone", "arn:endpoint/new"))
+    assert not store.delete_device("p_1", "phone", endpoint_arn="arn:endpoint/old")
+    assert store.get_device("p_1", "phone") is not None
+    assert store.delete_device("p_1", "phone", endpoint_arn="arn:endpoint/new")
+    assert store.get_device("p_1", "phone") is None
+    assert not store.delete_device("p_1", "phone")
+    assert not store.delete_device("p_1", "phone", endpoint_arn="arn:endpoint/new")
+    store.put_device("p_1", device("tablet"))
+    assert store.delete_device("p_1", "tablet")
+    assert store.devices("p_1") == []

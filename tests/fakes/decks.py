@@ -1,0 +1,34 @@
+"""`DeckStore` in memory: one record per custom deck, each card's upload state on it."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+from app.core.errors import VersionConflict
+from app.decks.ports import CardState, DeckRecord
+
+
+class MemoryDeckStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._decks: dict[str, DeckRecord] = {}
+
+    def create_deck(self, deck: DeckRecord) -> None:
+        with self._lock:
+            if deck.deck_id in self._decks:
+                # The table's put is conditional on a new id too (its refusal is a ClientError there).
+                raise VersionConflict(None)
+            self._decks[deck.deck_id] = replace(deck, cards={})  # the table starts every deck empty
+
+    def get_deck(self, deck_id: str) -> DeckRecord | None:
+        return self._decks.get(deck_id)
+
+    def record_card(self, card_id: str, state: CardState) -> bool:
+        deck_id = card_id.rsplit("-", 1)[0]
+        with self._lock:
+            deck = self._decks.get(deck_id)
+            if deck is None:
+                return False
+            self._decks[deck_id] = replace(deck, cards={**deck.cards, card_id: state})
+            return True

@@ -1,0 +1,65 @@
+"""`NotificationStore` in memory: mutes, the two delivery rate limits and each player's devices."""
+
+from __future__ import annotations
+
+import threading
+
+from app.notify.ports import Device, Preferences
+
+
+class MemoryNotificationStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._preferences: dict[str, Preferences] = {}
+        self._last_reminder: dict[str, int] = {}  # player id -> epoch seconds
+        self._last_nudge: dict[str, int] = {}  # game id -> epoch seconds
+        self._devices: dict[str, dict[str, Device]] = {}  # player id -> device id -> device
+
+    def preferences(self, player_id: str) -> Preferences:
+        return self._preferences.get(player_id, Preferences())
+
+    def set_muted(self, player_id: str, muted: bool) -> None:
+        with self._lock:
+            current = self.preferences(player_id)
+            self._preferences[player_id] = Preferences(muted, current.muted_games)
+
+    def set_game_muted(self, player_id: str, game_id: str, muted: bool) -> None:
+        with self._lock:
+            current = self.preferences(player_id)
+            games = current.muted_games | {game_id} if muted else current.muted_games - {game_id}
+            self._preferences[player_id] = Preferences(current.muted, games)
+
+    def claim_reminder(self, player_id: str, *, now: int, window_seconds: int) -> bool:
+        with self._lock:
+            last = self._last_reminder.get(player_id)
+            if last is not None and last > now - window_seconds:
+                return False
+            self._last_reminder[player_id] = now
+            return True
+
+    def claim_game_nudge(self, game_id: str, *, now: int, window_seconds: int) -> int | None:
+        with self._lock:
+            last = self._last_nudge.get(game_id)
+            if last is not None and last > now - window_seconds:
+                return max(1, last + window_seconds - now)
+            self._last_nudge[game_id] = now
+            return None
+
+    def devices(self, player_id: str) -> list[Device]:
+        mine = self._devices.get(player_id, {})
+        return [mine[device_id] for device_id in sorted(mine)]  # the table's sort-key order
+
+    def get_device(self, player_id: str, device_id: str) -> Device | None:
+        return self._devices.get(player_id, {}).get(device_id)
+
+    def put_device(self, player_id: str, device: Device) -> None:
+        with self._lock:
+            self._devices.setdefault(player_id, {})[device.device_id] = device
+
+    def delete_device(self, player_id: str, device_id: str, *, endpoint_arn: str | None = None) -> bool:
+        with self._lock:
+            found = self._devices.get(player_id, {}).get(device_id)
+            if found is None or (endpoint_arn is not None and found.endpoint_arn != endpoint_arn):
+                return False
+            del self._devices[player_id][device_id]
+            return True
