@@ -57,6 +57,14 @@ class MemoryGameStore:
     def get_player(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
 
+    def rename_player(self, player_id: str, name: str) -> bool:
+        with self._lock:
+            player = self._players.get(player_id)
+            if player is None:
+                return False
+            self._players[player_id] = replace(player, name=name)
+            return True
+
     def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
         with self._lock:
             player = self._players.get(player_id)

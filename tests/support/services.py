@@ -16,6 +16,7 @@ from app.core.services import Services
 from app.core.settings import get_settings
 from app.decks.card_images import CardImages
 from tests.fakes.memory_store import MemoryGameStore
+from tests.support.sessions import sessions_for
 
 
 def services_over(store: Any = None, **overrides: Any) -> Services:
@@ -26,6 +27,7 @@ def services_over(store: Any = None, **overrides: Any) -> Services:
         real,
         games=store,
         players=store,
+        sessions=sessions_for(store),
         inbox=store,
         webhooks=store,
         feed=store,

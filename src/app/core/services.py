@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from app.games.ports import GameStore, InboxStore
     from app.notify.channels import PushChannel
     from app.notify.ports import NotificationStore
-    from app.players.ports import PlayerStore
+    from app.players.ports import PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
@@ -34,6 +34,7 @@ class Services:
     settings: AppSettings
     games: GameStore
     players: PlayerStore
+    sessions: SessionStore
     inbox: InboxStore
     webhooks: WebhookStore
     feed: FeedStore
