@@ -72,7 +72,7 @@ def _token_answer(request: Request, shown: PlayerCreated) -> Response[Any]:
         "a key, a lost answer leaves the session signed out."
     ),
     security=BEARER,
-    **answers(created("You, with your new token", "/players/me"), 401, 409),
+    **answers(created("You, with your new token", "/players/me"), 400, 401, 409),
 )
 def rotate_token(
     request: Request, signed: Signed, adapters: Adapters, key: IdempotencyKey = None
