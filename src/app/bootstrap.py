@@ -16,6 +16,7 @@ from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
+from app.aws.dynamodb.sessions import DynamoSessionStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.aws.s3 import S3ObjectStore
 from app.aws.ses import SesMailer
@@ -35,6 +36,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         settings=settings,
         games=DynamoGameStore(table),
         players=DynamoPlayerStore(table),
+        sessions=DynamoSessionStore(table),
         inbox=DynamoInboxStore(table),
         webhooks=DynamoWebhookStore(table),
         feed=DynamoFeedStore(table),

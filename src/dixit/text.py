@@ -37,14 +37,19 @@ def _utf8_size(text: str) -> int:
 
 
 def check_name(name: object) -> str:
-    cleaned = name.strip() if isinstance(name, str) else ""
+    return check_label(name, what="a player name", code="name")
+
+
+def check_label(text: object, *, what: str, code: str) -> str:
+    """A name-like label (a player's name, a device's): refused as `blank_<code>` or `<code>_too_long`."""
+    cleaned = text.strip() if isinstance(text, str) else ""
     if not cleaned:
-        raise InvalidMoveError("blank_name", "a player name cannot be blank")
+        raise InvalidMoveError(f"blank_{code}", f"{what} cannot be blank")
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise InvalidMoveError("name_too_long", f"a player name has at most {MAX_NAME_LENGTH} characters")
-    _refuse_hostile_characters(cleaned, "a player name")
+        raise InvalidMoveError(f"{code}_too_long", f"{what} has at most {MAX_NAME_LENGTH} characters")
+    _refuse_hostile_characters(cleaned, what)
     if _utf8_size(cleaned) > MAX_NAME_BYTES:
-        raise InvalidMoveError("name_too_long", f"a player name has at most {MAX_NAME_BYTES} bytes in UTF-8")
+        raise InvalidMoveError(f"{code}_too_long", f"{what} has at most {MAX_NAME_BYTES} bytes in UTF-8")
     return cleaned
 
 

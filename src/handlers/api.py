@@ -13,10 +13,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from app import bootstrap
 from app.core.deadline import Deadline
 from app.core.errors import AppError
-from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.core.telemetry import logger, metrics
-from app.players.accounts import authenticate
+from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
 from handlers.routes import decks, games, notifications, players, webhooks
 
@@ -31,6 +30,8 @@ PUBLIC_ROUTES = frozenset(
         ("OPTIONS", "/docs"),
     }
 )
+
+ROTATE_ROUTE = ("POST", "/players/me/tokens")
 
 # Time kept back from the invocation's remaining time to turn whatever happened into an answer.
 ANSWER_RESERVE_SECONDS = 1.0
@@ -81,24 +82,30 @@ def serve_docs() -> Response[Any]:
     return Response(status_code=200, content_type="text/html", body=openapi.swagger_page(app))
 
 
-def _admit(event: dict[str, Any], services: Services) -> PlayerRecord | None:
+def _admit(event: dict[str, Any], services: Services) -> SignedIn | None:
     """Checks that come before routing, since the resolver validates a body before any route runs.
 
     A caller without a valid token learns that, not what is wrong with a body they may not send at all.
-    Returns the authenticated player (None on public routes) and leaves `event` with a body the resolver
+    Returns the authenticated caller (None on public routes) and leaves `event` with a body the resolver
     can read safely (decoded text); raises AppError to refuse the request.
     """
     data = bodies.body_bytes(event)
     bodies.check_size(data, services.settings.max_body_bytes)
     headers = CaseInsensitiveDict(event.get("headers") or {})
-    public = (event.get("httpMethod"), event.get("resource")) in PUBLIC_ROUTES
-    player = None if public else authenticate(services, headers.get("Authorization"))
+    route = (event.get("httpMethod"), event.get("resource"))
+    # A rotation's retry may come with the token it replaced: only that route hears its key.
+    rotation_key = headers.get("Idempotency-Key") if route == ROTATE_ROUTE else None
+    signed = (
+        None
+        if route in PUBLIC_ROUTES
+        else authenticate(services, headers.get("Authorization"), rotation_key=rotation_key)
+    )
     text = bodies.decode(data)
     if text.strip():
         bodies.check_media_type(headers.get("Content-Type"))
         bodies.parse(text)
     event["body"], event["isBase64Encoded"] = (text or None), False
-    return player
+    return signed
 
 
 def _cors_headers(event: Any) -> dict[str, str]:
@@ -120,10 +127,10 @@ def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     services = bootstrap.services(_deadline(context))
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
     try:
-        player = _admit(event, services)
+        signed = _admit(event, services)
     except AppError as refused:
         return problems.proxy_problem(refused, _cors_headers(event))
-    app.append_context(services=services, player=player)
+    app.append_context(services=services, player=signed and signed.player, signed=signed)
     return app.resolve(event, context)
 
 

@@ -17,6 +17,7 @@ from app.core.services import Services
 from app.games import idempotency
 from app.games.idempotency import RequestKey
 from app.games.play import Played
+from app.players.accounts import SignedIn
 from handlers.etags import game_etag
 from handlers.problems import header
 
@@ -38,8 +39,17 @@ def caller(request: Request) -> PlayerRecord:
     return player
 
 
+def signed_in(request: Request) -> SignedIn:
+    """The caller and the session of their token (what the session routes act on)."""
+    signed: SignedIn | None = request.context.get("signed")
+    if signed is None:
+        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    return signed
+
+
 Adapters = Annotated[Services, Depends(services)]
 Caller = Annotated[PlayerRecord, Depends(caller)]
+Signed = Annotated[SignedIn, Depends(signed_in)]
 IdempotencyKey = Annotated[
     str | None,
     Header(

@@ -108,6 +108,37 @@ HOSTILE: dict[str, Row] = {
         Row("POST", "/games/{game}/clue", clue("\U0001f600" * 200), 422, "clue_too_long"),
     "an empty clue is 422 validation_error":
         Row("POST", "/games/{game}/clue", clue(""), 422, "validation_error"),
+    # Device labels, renames and sessions
+    "a device label of 41 characters is 422 validation_error":
+        Row("POST", "/players", body({"name": "Ada", "device": "x" * 41}), 422, "validation_error"),
+    "a device label of 40 emoji (over its UTF-8 byte limit) is 422 device_too_long":
+        Row("POST", "/players", body({"name": "Ada", "device": "\U0001f600" * 40}), 422, "device_too_long"),
+    "a right-to-left override in a device label is 422 validation_error":
+        Row("POST", "/players", body({"name": "Ada", "device": "phone\u202e"}), 422, "validation_error"),
+    "an unassigned code point in a device label is 422 unassigned_character":
+        Row("POST", "/players", body({"name": "Ada", "device": "phone\u0378"}), 422, "unassigned_character"),
+    "a device label sent as a number is 422 validation_error":
+        Row("POST", "/players", body({"name": "Ada", "device": 7}), 422, "validation_error"),
+    "a new name of 40 emoji is 422 name_too_long":
+        Row("PATCH", "/players/me", name("\U0001f600" * 40), 422, "name_too_long"),
+    "a NUL in a new name is 422 validation_error":
+        Row("PATCH", "/players/me", name("Ada\x00"), 422, "validation_error"),
+    "a rename with an unknown field is 422 validation_error":
+        Row("PATCH", "/players/me", body({"name": "Ada", "token_hash": ""}), 422, "validation_error"),
+    "a session id of 300 characters is 404 session_not_found":
+        Row("DELETE", "/players/me/sessions/s_" + "f" * 298, b"", 404, "session_not_found", {}),
+    "a session id naming the profile item is 404 session_not_found":
+        Row("DELETE", "/players/me/sessions/PROFILE", b"", 404, "session_not_found", {}),
+    "a session id with an upper-case hex digit is 404 session_not_found":
+        Row("DELETE", "/players/me/sessions/s_0123456789ABCDEF", b"", 404, "session_not_found", {}),
+    "a token of four parts is 401 invalid_token":
+        Row("GET", "/players/me", b"", 401, "invalid_token", {"Authorization": "Bearer p_1.s_2.x.y"}),
+    "a token whose session id names the profile item is 401 invalid_token":
+        Row("GET", "/players/me", b"", 401, "invalid_token", {"Authorization": "Bearer p_1.PROFILE.x"}),
+    "a token with an empty session id is 401 invalid_token":
+        Row("GET", "/players/me", b"", 401, "invalid_token", {"Authorization": "Bearer p_1..x"}),
+    "PUT on the sessions is 405 method_not_allowed":
+        Row("PUT", "/players/me/sessions", body({}), 405, "method_not_allowed"),
     # Methods
     "TRACE is 405 method_not_allowed":
         Row("TRACE", "/players", b"", 405, "method_not_allowed", {}),

@@ -15,7 +15,7 @@ import pytest
 
 from app.core.telemetry import QUIET_LIBRARIES, logger
 
-from .client import Client
+from .client import Client, call
 from .helpers import started
 from .json_bot import play_to_the_end
 
@@ -61,7 +61,7 @@ def debug_logs() -> Iterator[Capture]:
 def _secrets(clients: list[Client], game_id: str, table: Any, hands: list[list[str]]) -> dict[str, str]:
     found: dict[str, str] = {}
     for client in clients:
-        secret = client.token.partition(".")[2]
+        secret = client.token.rpartition(".")[2]
         found[f"token of {client.name}"] = client.token
         found[f"secret of {client.name}"] = secret
         found[f"token hash of {client.name}"] = hashlib.sha256(secret.encode()).hexdigest()
@@ -105,3 +105,49 @@ def test_the_aws_sdk_loggers_stay_at_warning_when_everything_else_logs_at_debug(
             assert logging.getLogger(name).getEffectiveLevel() == logging.WARNING, name
     finally:
         root.setLevel(level)
+
+
+def test_the_session_routes_at_debug_log_no_token_secret_or_hash(
+    players: list[Client], table: Any, debug_logs: Capture
+) -> None:
+    from app import bootstrap
+    from app.players.accounts import open_session
+
+    ada = Client("Ada")
+    made = call("POST", "/players", body={"name": "Ada", "device": "Ada's phone"})
+    ada.token, ada.player_id = made.body["token"], made.body["player_id"]
+    services = bootstrap.services()
+    player = services.players.get_player(ada.player_id)
+    assert player is not None
+    tablet = Client("Ada", token=open_session(services, player, "tablet")[1], player_id=ada.player_id)
+    laptop = Client("Ada", token=open_session(services, player, "laptop")[1], player_id=ada.player_id)
+    tokens = [ada.token, tablet.token, laptop.token]
+
+    assert ada.get("/players/me/sessions").status == 200
+    keyed = {"Idempotency-Key": "rotate-1"}
+    rotated = ada.post("/players/me/tokens", headers=keyed).body["token"]
+    assert ada.post("/players/me/tokens", headers=keyed).body["token"] == rotated  # the lost answer's retry
+    assert ada.get("/players/me").status == 401  # the replaced token elsewhere
+    assert (
+        call("POST", "/players/me/tokens", headers={**ada.auth(), "Idempotency-Key": "other"}).status == 401
+    )
+    ada.token = rotated
+    tokens.append(ada.post("/players/me/tokens").body["token"])
+    ada.token = tokens[-1]
+    assert call("PATCH", "/players/me", body={"name": "Ada L."}, headers=ada.auth()).status == 200
+    assert ada.delete(f"/players/me/sessions/{laptop.token.split('.')[1]}").status == 204
+    assert ada.delete("/players/me/sessions").status == 204
+    assert tablet.get("/players/me").status == 401
+    assert ada.delete("/players/me/tokens/current").status == 204
+    tokens.append(rotated)
+    assert debug_logs.lines, "nothing was captured: the test would prove nothing"
+
+    text = "\n".join(debug_logs.lines)
+    for token in tokens + [p.token for p in players[:2]]:
+        secret = token.rpartition(".")[2]
+        for what, value in {
+            "token": token,
+            "secret": secret,
+            "token hash": hashlib.sha256(secret.encode()).hexdigest(),
+        }.items():
+            assert value not in text, f"a {what} is in a log"

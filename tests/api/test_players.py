@@ -47,7 +47,7 @@ def test_the_token_is_shown_once_and_never_again(aws: None) -> None:
     ada = Client("Ada").register()
     me = ada.get("/players/me")
     assert me.status == 200
-    assert me.body == {"player_id": ada.player_id, "name": "Ada"}
+    assert me.body == {"player_id": ada.player_id, "name": "Ada", "session_id": ada.token.split(".")[1]}
     assert ada.token not in me.raw
 
 
@@ -79,9 +79,9 @@ def test_two_players_with_the_same_name_are_two_players(aws: None) -> None:
 
 def test_only_a_hash_of_the_token_is_stored(table: Any) -> None:
     ada = Client("Ada").register()
-    secret = ada.token.split(".", 1)[1]
-    profile = table.get_item(Key={"pk": f"PLAYER#{ada.player_id}", "sk": "PROFILE"})["Item"]
-    assert profile["token_hash"] == hashlib.sha256(secret.encode()).hexdigest()
+    _, session_id, secret = ada.token.split(".")
+    session = table.get_item(Key={"pk": f"PLAYER#{ada.player_id}", "sk": f"SESSION#{session_id}"})["Item"]
+    assert session["token_hash"] == hashlib.sha256(secret.encode()).hexdigest()
     everything = json.dumps(table.scan()["Items"], default=str)
     assert secret not in everything
     assert ada.token not in everything
@@ -130,9 +130,10 @@ def test_the_authorization_header_and_the_scheme_are_case_insensitive(aws: None)
 
 def test_one_players_token_never_authenticates_another(players: list[Client]) -> None:
     ada, bob = players[0], players[1]
-    secret = bob.token.split(".", 1)[1]
-    reply = call("GET", "/players/me", headers={"Authorization": f"Bearer {ada.player_id}.{secret}"})
-    assert_problem(reply, 401, "invalid_token")
+    _, session_id, secret = bob.token.split(".")
+    for borrowed in (f"{ada.player_id}.{secret}", f"{ada.player_id}.{session_id}.{secret}"):
+        reply = call("GET", "/players/me", headers={"Authorization": f"Bearer {borrowed}"})
+        assert_problem(reply, 401, "invalid_token")
 
 
 @pytest.mark.parametrize("path", PUBLIC_ROUTES)

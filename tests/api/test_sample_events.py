@@ -23,8 +23,12 @@ API_EVENTS = sorted((EVENTS / "api").glob("*.json"))
 NOT_ACCEPTED = {"route_not_found", "validation_error", "malformed_json", "internal_error"}
 SAMPLE_GAME = "g_0123456789abcdef"
 # On a fresh table these routes do their job by refusing: no push application is configured, and
-# the sample's device was never registered.
-EXPECTED_REFUSALS = {"put_device": (501, "push_not_configured"), "delete_device": (404, "device_not_found")}
+# the sample's device was never registered, nor the sample's session opened.
+EXPECTED_REFUSALS = {
+    "put_device": (501, "push_not_configured"),
+    "delete_device": (404, "device_not_found"),
+    "end_session": (404, "session_not_found"),
+}
 SAMPLE_WEBHOOK = "wh_0123456789abcdef"
 
 

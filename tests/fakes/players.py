@@ -1,4 +1,7 @@
-"""`PlayerStore` in memory: profiles on the shared `MemoryTable`, where webhook registrations look."""
+"""`PlayerStore` in memory: profiles on the shared `MemoryTable`, where webhook registrations look.
+
+replace_token is the legacy session's token on the profile, which MemorySessionStore writes through.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +25,14 @@ class MemoryPlayerStore:
 
     def get_player(self, player_id: str) -> PlayerRecord | None:
         return self.table.players.get(player_id)
+
+    def rename_player(self, player_id: str, name: str) -> bool:
+        with self.table.lock:
+            player = self.table.players.get(player_id)
+            if player is None:
+                return False
+            self.table.players[player_id] = replace(player, name=name)
+            return True
 
     def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
         with self.table.lock:

@@ -12,6 +12,7 @@ from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
+from app.aws.dynamodb.sessions import DynamoSessionStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.core.records import GameRecord
 from app.core.services import Services
@@ -25,11 +26,13 @@ from tests.fakes.notify import MemoryNotificationStore
 from tests.fakes.players import MemoryPlayerStore
 from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
+from tests.fakes.sessions import MemorySessionStore
 from tests.fakes.table import MemoryTable
 from tests.fakes.webhooks import MemoryWebhookStore
 
 # The Services fields that are storage ports, each a Protocol in app/<feature>/ports.py.
-STORE_PORTS = ("games", "players", "inbox", "webhooks", "feed", "decks", "notifications")
+# Sessions before players: a session double also answers replace_token, for the session, not the profile.
+STORE_PORTS = ("games", "sessions", "players", "inbox", "webhooks", "feed", "decks", "notifications")
 
 
 class _OnePortObject:
@@ -52,6 +55,7 @@ class AllMemoryPorts(_OnePortObject):
         self.games = MemoryGameStore(self.table)
         self.inbox = MemoryInboxStore(self.table)
         self.players = MemoryPlayerStore(self.table)
+        self.sessions = MemorySessionStore(self.players)
         self.webhooks = MemoryWebhookStore(self.table)
         self.feed = MemoryFeedStore()
         self.decks = MemoryDeckStore()
@@ -66,6 +70,7 @@ class AllTablePorts(_OnePortObject):
         self.parts = (
             DynamoGameStore(table, client),
             DynamoInboxStore(table, client),
+            DynamoSessionStore(table, client),
             DynamoPlayerStore(table, client),
             DynamoWebhookStore(table, client),
             DynamoFeedStore(table, client),
@@ -95,6 +100,7 @@ def memory_services(
         settings=settings if settings is not None else AppSettings(),
         games=ports.games,
         players=ports.players,
+        sessions=ports.sessions,
         inbox=ports.inbox,
         webhooks=ports.webhooks,
         feed=ports.feed,

@@ -2,6 +2,7 @@
 so that the examples of one response can be followed into another."""
 
 PLAYER_ID = "p_3f9a1c2b4d5e6f70"
+SESSION_ID = "s_9b2e4f6a8c0d1e3f"
 OTHER_ID = "p_8e7d6c5b4a392817"
 GAME_ID = "g_5d41402abc4b2a76"
 CARD_ID = "base-017"

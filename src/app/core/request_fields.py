@@ -17,9 +17,11 @@ CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
 CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
 
 
-def name_field(meaning: str, example: str) -> Any:
-    """A name players give (theirs, a deck's): the rules check every one against the same limits."""
+def name_field(meaning: str, example: str, **kwargs: Any) -> Any:
+    """A name players give (theirs, a deck's, a device's): the rules check every one against the same
+    limits."""
     return Field(
+        **kwargs,
         min_length=1,
         max_length=MAX_NAME_LENGTH,
         pattern=TEXT_PATTERN,

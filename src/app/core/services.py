@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from app.notify.channels import PushChannel
     from app.notify.mail import Mailer
     from app.notify.ports import NotificationStore
-    from app.players.ports import PlayerStore
+    from app.players.ports import PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
@@ -35,6 +35,7 @@ class Services:
     settings: AppSettings
     games: GameStore
     players: PlayerStore
+    sessions: SessionStore
     inbox: InboxStore
     webhooks: WebhookStore
     feed: FeedStore

@@ -1,19 +1,37 @@
-"""Registering players and recognising them by their bearer token."""
+"""Registering players, their sessions, and recognising them by their bearer token.
+
+A token is `p_<player>.s_<session>.<secret>`: the ids travel in it, so authentication is one read of the
+session (and the profile beside it), never a token index. Only the secret's SHA-256 is stored. A token
+from before sessions, `p_<player>.<secret>`, is the player's legacy session, whose hash is on the profile.
+"""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import json
+import re
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from app.core.errors import Conflict, NotAuthenticated, VersionConflict
+from app.core.errors import Conflict, NotAuthenticated, NotFound, StoreUnavailable, VersionConflict
 from app.core.records import PlayerRecord
 from app.core.services import Services
+from app.core.telemetry import logger
+from app.players.ports import LEGACY_SESSION, SessionRecord
 from dixit.engine import check_name
+from dixit.text import check_label
 
 _TOKEN_BYTES = 32  # 256 bits of secret
+DEFAULT_DEVICE = "unnamed device"
+# Reads must not become writes: a session's last use is recorded at most once in this long.
+LAST_USED_GRANULARITY = timedelta(hours=1)
+# The route whose retry may be authenticated by the token it replaced (with the same Idempotency-Key).
+ROTATE_ROUTE = "POST /players/me/tokens"
+_SESSION_ID = re.compile(r"^s_[0-9a-f]{16}$")
+_INVALID = ("invalid_token", "the token is not valid")
 
 
 def _hash(secret: str) -> str:
@@ -24,74 +42,234 @@ def new_player_id() -> str:
     return f"p_{secrets.token_hex(8)}"
 
 
+def new_session_id() -> str:
+    return f"s_{secrets.token_hex(8)}"
+
+
 def _new_secret() -> str:
     return secrets.token_urlsafe(_TOKEN_BYTES)
 
 
-def register(services: Services, name: str) -> tuple[PlayerRecord, str]:
-    """A new player and their token; only the token's hash is stored, so it is shown this once."""
+def is_session_id(session_id: str) -> bool:
+    return session_id == LEGACY_SESSION or bool(_SESSION_ID.fullmatch(session_id))
+
+
+def _token(player_id: str, session_id: str, secret: str) -> str:
+    return f"{player_id}.{session_id}.{secret}"
+
+
+def rotation_key_id(player_id: str, key: str) -> str:
+    """What a rotation under `key` is recorded as (never the key itself)."""
+    text = json.dumps([player_id, key, ROTATE_ROUTE], separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _derived_secret(old_secret: str, key_id: str) -> str:
+    """The secret a rotation under a key gives: a retry holding the old secret gets the same one."""
+    digest = hmac.new(old_secret.encode(), key_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """Who sent the request, over which session; `replay` is the answer a retried rotation gets."""
+
+    player: PlayerRecord
+    session: SessionRecord
+    secret: str = field(repr=False, compare=False)
+    replay: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def session_id(self) -> str:
+        return self.session.session_id
+
+
+def check_device(device: str) -> str:
+    return check_label(device, what="a device label", code="device")
+
+
+def register(services: Services, name: str, device: str = DEFAULT_DEVICE) -> tuple[PlayerRecord, str]:
+    """A new player and the token of their first session (shown this once)."""
+    label = check_device(device)
     player_id = new_player_id()
-    secret = _new_secret()
     now = services.now_iso()
-    record = PlayerRecord(player_id, check_name(name), _hash(secret), now, now)
+    record = PlayerRecord(player_id, check_name(name), "", now, now)
     try:
         services.players.create_player(record)
     except VersionConflict:
         # Refused as a duplicate: our own write, whose answer was lost and retried, unless the id was taken.
         if services.players.get_player(player_id) != record:
             raise
-    # The id travels in the token so authentication is one GetItem, not a token index.
-    return record, f"{player_id}.{secret}"
+    _, token = open_session(services, record, label)
+    return record, token
 
 
-def rotate_token(services: Services, player: PlayerRecord) -> tuple[PlayerRecord, str]:
-    """A new token for `player` (shown once); the one they authenticated with stops working."""
+def open_session(services: Services, player: PlayerRecord, device: str) -> tuple[SessionRecord, str]:
+    """A new session of `player` on `device` and its token (shown once): what signing in gives."""
+    label = check_device(device)
     secret = _new_secret()
+    now = services.now_iso()
+    session = SessionRecord(player.player_id, new_session_id(), label, _hash(secret), now, now, now)
+    try:
+        services.sessions.create_session(session)
+    except VersionConflict:
+        # Our own write whose answer was lost (the stored hash is ours), unless the id was taken.
+        _, stored = services.sessions.signed_in(player.player_id, session.session_id)
+        if stored is None or stored.token_hash != session.token_hash:
+            raise
+    return session, _token(player.player_id, session.session_id, secret)
+
+
+def rotate_token(services: Services, signed: SignedIn, key: str | None = None) -> tuple[PlayerRecord, str]:
+    """A new token for the current session (shown once); the one it replaces stops working.
+
+    Under an Idempotency-Key the new secret is derived from the old one and the key, so a retry whose
+    answer was lost (sent with the old token and the same key) is answered the same token again.
+    """
+    if signed.replay is not None:
+        return signed.player, signed.replay
+    session = signed.session
+    key_id = rotation_key_id(signed.player.player_id, key) if key is not None else ""
+    secret = _derived_secret(signed.secret, key_id) if key_id else _new_secret()
     new_hash = _hash(secret)
     now = services.now_iso()
-    _replace_token(services, player, new_hash, now)
-    return replace(player, token_hash=new_hash, token_issued_at=now), f"{player.player_id}.{secret}"
-
-
-def revoke_token(services: Services, player: PlayerRecord) -> None:
-    """No token works for `player` any more: no secret hashes to the empty string stored instead."""
-    _replace_token(services, player, "", services.now_iso())
-
-
-def _replace_token(services: Services, player: PlayerRecord, new_hash: str, issued_at: str) -> None:
-    if services.players.replace_token(
-        player.player_id, old_hash=player.token_hash, new_hash=new_hash, issued_at=issued_at
+    if not services.sessions.replace_token(
+        session.player_id,
+        session.session_id,
+        old_hash=session.token_hash,
+        new_hash=new_hash,
+        issued_at=now,
+        rotated_under=key_id,
     ):
+        # A write whose answer was lost is retried and fails its own condition: the stored hash tells.
+        _, stored = services.sessions.signed_in(session.player_id, session.session_id)
+        if stored is None or stored.token_hash != new_hash:
+            raise Conflict("token_changed", "the token was rotated or revoked by another request")
+    return signed.player, _token(session.player_id, session.session_id, secret)
+
+
+def revoke_token(services: Services, signed: SignedIn) -> None:
+    """The current session ends: every later request with its token is a 401 (the others keep working)."""
+    session = signed.session
+    if services.sessions.delete_session(session.player_id, session.session_id, token_hash=session.token_hash):
         return
-    # A write whose answer was lost is retried and fails its own condition: the stored hash tells.
-    stored = services.players.get_player(player.player_id)
-    if stored is None or stored.token_hash != new_hash:
+    _, stored = services.sessions.signed_in(session.player_id, session.session_id)
+    if stored is not None:
         raise Conflict("token_changed", "the token was rotated or revoked by another request")
 
 
-def _expired(services: Services, player: PlayerRecord) -> bool:
+def sessions_of(services: Services, signed: SignedIn) -> list[SessionRecord]:
+    """Every session of the caller, oldest first."""
+    return services.sessions.list_sessions(signed.player.player_id)
+
+
+def end_session(services: Services, signed: SignedIn, session_id: str) -> None:
+    """Sign one session out: another device's, or this one (as a revoke)."""
+    if session_id == signed.session_id:
+        revoke_token(services, signed)
+        return
+    if not is_session_id(session_id) or not services.sessions.delete_session(
+        signed.player.player_id, session_id
+    ):
+        raise NotFound("session_not_found", f"you have no session {session_id[:40]}")
+
+
+def end_other_sessions(services: Services, signed: SignedIn) -> None:
+    """Sign out everywhere but here."""
+    for session in sessions_of(services, signed):
+        if session.session_id != signed.session_id:
+            services.sessions.delete_session(session.player_id, session.session_id)
+
+
+def rename(services: Services, player: PlayerRecord, name: str) -> PlayerRecord:
+    """A new name for new games; the games already started or finished keep the one they were given."""
+    cleaned = check_name(name)
+    if not services.players.rename_player(player.player_id, cleaned):
+        raise NotAuthenticated(*_INVALID)
+    return replace(player, name=cleaned)
+
+
+def _expired(services: Services, session: SessionRecord) -> bool:
     max_age = services.settings.token_max_age_seconds
     if max_age is None:
         return False
-    issued = datetime.fromisoformat(player.token_issued)
+    issued = datetime.fromisoformat(session.issued_at)
     return services.clock() - issued > timedelta(seconds=max_age)
 
 
-def authenticate(services: Services, authorization: str | None) -> PlayerRecord:
+def _parse(authorization: str | None) -> tuple[str, str, str]:
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
-    player_id, _, secret = token.strip().partition(".")
-    if not player_id.startswith("p_") or not secret or len(player_id) > 40:
-        raise NotAuthenticated("invalid_token", "the token is not valid")
-    player = services.players.get_player(player_id)
-    # Compare even when the player is unknown, so timing does not reveal which ids exist.
-    expected = player.token_hash if player is not None else _hash("")
-    if not hmac.compare_digest(expected, _hash(secret)) or player is None or not player.token_hash:
-        raise NotAuthenticated("invalid_token", "the token is not valid")
-    # Only the holder of the right secret learns that it has expired.
-    if _expired(services, player):
-        raise NotAuthenticated(
-            "token_expired", "the token has expired: rotate it (POST /players/me/tokens) before it does"
+    parts = token.strip().split(".")
+    if len(parts) == 2:
+        player_id, session_id, secret = parts[0], LEGACY_SESSION, parts[1]
+    elif len(parts) == 3:
+        player_id, session_id, secret = parts
+    else:
+        raise NotAuthenticated(*_INVALID)
+    if not player_id.startswith("p_") or len(player_id) > 40 or not secret or not is_session_id(session_id):
+        raise NotAuthenticated(*_INVALID)
+    return player_id, session_id, secret
+
+
+def _rotation_remembered(services: Services, session: SessionRecord, key_id: str) -> bool:
+    """The session was last rotated under this key, recently enough for the key to be remembered."""
+    if not session.rotated_under or not hmac.compare_digest(session.rotated_under, key_id):
+        return False
+    issued = datetime.fromisoformat(session.issued_at)
+    return services.clock() - issued <= timedelta(seconds=services.settings.idempotency_ttl_seconds)
+
+
+def authenticate(
+    services: Services, authorization: str | None, *, rotation_key: str | None = None
+) -> SignedIn:
+    """The caller of a request with this Authorization header.
+
+    `rotation_key` is the Idempotency-Key of a rotation request (None on every other route): only there
+    is the token a keyed rotation replaced accepted, to be answered the token it was replaced by.
+    """
+    player_id, session_id, secret = _parse(authorization)
+    player, session = services.sessions.signed_in(player_id, session_id)
+    presented = _hash(secret)
+    # Compare even when the session is unknown, so timing does not reveal which ids exist.
+    current = hmac.compare_digest(session.token_hash if session else _hash(""), presented)
+    previous = hmac.compare_digest(session.previous_hash if session else _hash(""), presented)
+    if player is None or session is None or not session.token_hash:
+        raise NotAuthenticated(*_INVALID)
+    key_id = rotation_key_id(player_id, rotation_key) if rotation_key is not None else ""
+    if current:
+        # Only the holder of the right secret learns that it has expired.
+        if _expired(services, session):
+            raise NotAuthenticated(
+                "token_expired",
+                "the token has expired: rotate it (POST /players/me/tokens) before it does",
+            )
+        _note_use(services, session)
+        signed = SignedIn(player, session, secret)
+        if key_id and _rotation_remembered(services, session, key_id):
+            # The same key again, now with the token it gave: the same answer, no second rotation.
+            return replace(signed, replay=_token(player_id, session_id, secret))
+        return signed
+    if previous and session.previous_hash and key_id and _rotation_remembered(services, session, key_id):
+        renewed = _derived_secret(secret, key_id)
+        if hmac.compare_digest(_hash(renewed), session.token_hash):
+            return SignedIn(player, session, secret, replay=_token(player_id, session_id, renewed))
+    raise NotAuthenticated(*_INVALID)
+
+
+def _note_use(services: Services, session: SessionRecord) -> None:
+    """Record the session's use, coarsely: at most one conditional write an hour, never on other reads."""
+    now = services.clock()
+    if now - datetime.fromisoformat(session.last_used_at) < LAST_USED_GRANULARITY:
+        return
+    try:
+        services.sessions.touch(
+            session.player_id,
+            session.session_id,
+            used_at=services.now_iso(),
+            older_than=(now - LAST_USED_GRANULARITY).isoformat(timespec="milliseconds"),
         )
-    return player
+    except StoreUnavailable:
+        # Only a bookkeeping write: the request it came with still goes ahead.
+        logger.warning("could not record a session's last use")

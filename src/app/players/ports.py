@@ -1,10 +1,32 @@
-"""What the players feature needs from storage."""
+"""What the players feature needs from storage: profiles, and the sessions that sign a player in."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from app.core.records import PlayerRecord
+
+# The session of a token from before sessions (`p_<id>.<secret>`): its hash lives on the profile.
+LEGACY_SESSION = "s_legacy"
+LEGACY_DEVICE = "device from before sessions"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """One signed-in device: only the hash of its token is kept, never the token."""
+
+    player_id: str
+    session_id: str
+    device: str
+    token_hash: str
+    created_at: str
+    last_used_at: str
+    issued_at: str  # when its current token was issued (a rotation restarts the maximum age)
+    # A rotation under an Idempotency-Key keeps the hash it replaced and the key's id, so a retry with
+    # the old token and the same key is recognised and answered the same new token (never stored).
+    previous_hash: str = ""
+    rotated_under: str = ""
 
 
 class PlayerStore(Protocol):
@@ -14,6 +36,45 @@ class PlayerStore(Protocol):
 
     def get_player(self, player_id: str) -> PlayerRecord | None: ...
 
-    def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
-        """Swap the player's token hash if it is still `old_hash` (False when another request won)."""
+    def rename_player(self, player_id: str, name: str) -> bool:
+        """Give the profile a new name (False when there is no such player)."""
+        ...
+
+
+class SessionStore(Protocol):
+    """Sessions are `PLAYER#<id>` / `SESSION#<sid>` items; the legacy session is the profile's token."""
+
+    def create_session(self, session: SessionRecord) -> None:
+        """Raises VersionConflict when the id is taken."""
+        ...
+
+    def signed_in(self, player_id: str, session_id: str) -> tuple[PlayerRecord | None, SessionRecord | None]:
+        """The profile and the session, in one read (either None when missing; a revoked legacy
+        session is None)."""
+        ...
+
+    def list_sessions(self, player_id: str) -> list[SessionRecord]:
+        """Every live session of the player, the legacy one included, oldest first."""
+        ...
+
+    def replace_token(
+        self,
+        player_id: str,
+        session_id: str,
+        *,
+        old_hash: str,
+        new_hash: str,
+        issued_at: str,
+        rotated_under: str = "",
+    ) -> bool:
+        """Swap the session's token hash if it is still `old_hash`, keeping `old_hash` as the previous one
+        when `rotated_under` names a key (cleared otherwise). False when another request won."""
+        ...
+
+    def delete_session(self, player_id: str, session_id: str, *, token_hash: str | None = None) -> bool:
+        """Sign the session out, if it exists (and still has `token_hash`, when given)."""
+        ...
+
+    def touch(self, player_id: str, session_id: str, *, used_at: str, older_than: str) -> None:
+        """Set last_used_at to `used_at` if it is older than `older_than` (else leave it: a lost race)."""
         ...

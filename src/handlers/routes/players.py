@@ -1,4 +1,4 @@
-"""Players: register, and what a token holder may ask about themselves."""
+"""Players: register, their sessions and tokens, and what a token holder may ask about themselves."""
 
 from __future__ import annotations
 
@@ -9,16 +9,26 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from app.core.records import PlayerRecord
 from app.games import play as games
 from app.games.presenters import inbox_game
 from app.games.schemas import Inbox
 from app.players import accounts as players
-from app.players.schemas import CreatePlayer, PlayerCreated, PlayerOut
+from app.players.schemas import (
+    CreatePlayer,
+    PlayerCreated,
+    PlayerOut,
+    RenamePlayer,
+    SessionList,
+    session_out,
+)
 from handlers.http import (
     BEARER,
     POLL_HEADERS,
     Adapters,
     Caller,
+    IdempotencyKey,
+    Signed,
     created,
     json_response,
     location,
@@ -37,7 +47,7 @@ router = APIGatewayRouter()
     **answers(created("The player and their token", "/players/me"), 400, 413, 415),
 )
 def register(request: Request, body: CreatePlayer, adapters: Adapters) -> Response[PlayerCreated]:
-    record, token = players.register(adapters, body.name)
+    record, token = players.register(adapters, body.name, body.device)
     return _token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
 
 
@@ -55,24 +65,68 @@ def _token_answer(request: Request, shown: PlayerCreated) -> Response[Any]:
 @router.post(
     "/players/me/tokens",
     tags=["players"],
-    summary="Rotate your token: a new one (shown once) replaces the one you sent",
+    summary="Rotate your token: a new one (shown once) replaces the one you sent, for this session only",
+    description=(
+        "With an `Idempotency-Key`, a retry whose answer was lost may be sent with the old token and the "
+        "same key: it is answered the same new token (the old one is refused everywhere else). Without "
+        "a key, a lost answer leaves the session signed out."
+    ),
     security=BEARER,
-    **answers(created("You, with your new token", "/players/me"), 401, 409),
+    **answers(created("You, with your new token", "/players/me"), 400, 401, 409),
 )
-def rotate_token(request: Request, player: Caller, adapters: Adapters) -> Response[PlayerCreated]:
-    record, token = players.rotate_token(adapters, player)
+def rotate_token(
+    request: Request, signed: Signed, adapters: Adapters, key: IdempotencyKey = None
+) -> Response[PlayerCreated]:
+    record, token = players.rotate_token(adapters, signed, key)
     return _token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
 
 
 @router.delete(
     "/players/me/tokens/current",
     tags=["players"],
-    summary="Revoke your token: every later request with it is a 401",
+    summary="Revoke your token: every later request with it is a 401 (your other sessions keep working)",
     security=BEARER,
     **answers({204: {"description": "Revoked", "content": {}}}, 401, 409),
 )
-def revoke_token(player: Caller, adapters: Adapters) -> Response[None]:
-    players.revoke_token(adapters, player)
+def revoke_token(signed: Signed, adapters: Adapters) -> Response[None]:
+    players.revoke_token(adapters, signed)
+    return Response(status_code=204)
+
+
+@router.get(
+    "/players/me/sessions",
+    tags=["players"],
+    summary="Every device signed in as you (never their tokens)",
+    security=BEARER,
+    **answers({200: {"description": "Your sessions, oldest first"}}, 401),
+)
+def list_sessions(signed: Signed, adapters: Adapters) -> Response[SessionList]:
+    sessions = players.sessions_of(adapters, signed)
+    body = SessionList(sessions=[session_out(s, signed.session_id) for s in sessions])
+    return json_response(body, headers={"Cache-Control": "no-store"})
+
+
+@router.delete(
+    "/players/me/sessions/<session_id>",
+    tags=["players"],
+    summary="Sign one device out (your own session too: then it is a revoke)",
+    security=BEARER,
+    **answers({204: {"description": "Signed out", "content": {}}}, 401, 404, 409),
+)
+def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response[None]:
+    players.end_session(adapters, signed, session_id)
+    return Response(status_code=204)
+
+
+@router.delete(
+    "/players/me/sessions",
+    tags=["players"],
+    summary="Sign out everywhere else: every session but this one ends",
+    security=BEARER,
+    **answers({204: {"description": "Every other session signed out", "content": {}}}, 401),
+)
+def end_other_sessions(signed: Signed, adapters: Adapters) -> Response[None]:
+    players.end_other_sessions(adapters, signed)
     return Response(status_code=204)
 
 
@@ -83,8 +137,25 @@ def revoke_token(player: Caller, adapters: Adapters) -> Response[None]:
     security=BEARER,
     **answers({200: {"description": "You"}}, 401),
 )
-def me(player: Caller) -> Response[PlayerOut]:
-    return json_response(PlayerOut(player_id=player.player_id, name=player.name))
+def me(signed: Signed) -> Response[PlayerOut]:
+    return json_response(_player_out(signed.player, signed.session_id))
+
+
+@router.patch(
+    "/players/me",
+    tags=["players"],
+    summary="Change your name: the games you join or create from now on show it",
+    description="Games already started or finished keep the name you had in them.",
+    security=BEARER,
+    **answers({200: {"description": "You, renamed"}}, 400, 401, 413, 415),
+)
+def rename(body: RenamePlayer, signed: Signed, adapters: Adapters) -> Response[PlayerOut]:
+    renamed = players.rename(adapters, signed.player, body.name)
+    return json_response(_player_out(renamed, signed.session_id))
+
+
+def _player_out(player: PlayerRecord, session_id: str) -> PlayerOut:
+    return PlayerOut(player_id=player.player_id, name=player.name, session_id=session_id)
 
 
 @router.get(

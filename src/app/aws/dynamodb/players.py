@@ -1,10 +1,11 @@
-"""Player profiles: `PLAYER#<id>` / `PROFILE`, with the hash of the player's bearer token."""
+"""Player profiles: `PLAYER#<id>` / `PROFILE` (the name; a legacy token's hash, see sessions.py)."""
 
 from __future__ import annotations
 
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.items import player_key
+from app.aws.dynamodb.sessions import profile_from_item
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
@@ -33,21 +34,15 @@ class DynamoPlayerStore(TableAdapter):
         item = self.client.get_item(TableName=self.table_name, Key=player_key(player_id)).get("Item")
         if item is None:
             return None
-        issued = item.get("token_issued_at", {}).get("S", "")
-        return PlayerRecord(
-            player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"], issued
-        )
+        return profile_from_item(item)
 
-    def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
+    def rename_player(self, player_id: str, name: str) -> bool:
         return written_if_condition_held(
             self.client.update_item,
             TableName=self.table_name,
             Key=player_key(player_id),
-            UpdateExpression="SET token_hash = :new, token_issued_at = :at",
-            ConditionExpression="token_hash = :old",
-            ExpressionAttributeValues={
-                ":new": {"S": new_hash},
-                ":at": {"S": issued_at},
-                ":old": {"S": old_hash},
-            },
+            UpdateExpression="SET #name = :name",
+            ConditionExpression="attribute_exists(pk)",
+            ExpressionAttributeNames={"#name": "name"},
+            ExpressionAttributeValues={":name": {"S": name}},
         )
