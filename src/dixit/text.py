@@ -37,20 +37,36 @@ def _utf8_size(text: str) -> int:
 
 
 def check_name(name: object) -> str:
-    return check_label(name, what="a player name", code="name")
-
-
-def check_label(text: object, *, what: str, code: str) -> str:
-    """A name-like label (a player's name, a device's): refused as `blank_<code>` or `<code>_too_long`."""
-    cleaned = text.strip() if isinstance(text, str) else ""
+    cleaned = _label(name)
     if not cleaned:
-        raise InvalidMoveError(f"blank_{code}", f"{what} cannot be blank")
+        raise InvalidMoveError("blank_name", "a player name cannot be blank")
+    if reason := _label_too_long(cleaned, "a player name"):
+        raise InvalidMoveError("name_too_long", reason)
+    return cleaned
+
+
+def check_device(device: object) -> str:
+    """A device label, held to a player name's rules, with codes of its own."""
+    cleaned = _label(device)
+    if not cleaned:
+        raise InvalidMoveError("blank_device", "a device label cannot be blank")
+    if reason := _label_too_long(cleaned, "a device label"):
+        raise InvalidMoveError("device_too_long", reason)
+    return cleaned
+
+
+def _label(text: object) -> str:
+    return text.strip() if isinstance(text, str) else ""
+
+
+def _label_too_long(cleaned: str, what: str) -> str:
+    """Why a name-like label is too long ('' when it is not), after refusing hostile characters."""
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise InvalidMoveError(f"{code}_too_long", f"{what} has at most {MAX_NAME_LENGTH} characters")
+        return f"{what} has at most {MAX_NAME_LENGTH} characters"
     _refuse_hostile_characters(cleaned, what)
     if _utf8_size(cleaned) > MAX_NAME_BYTES:
-        raise InvalidMoveError(f"{code}_too_long", f"{what} has at most {MAX_NAME_BYTES} bytes in UTF-8")
-    return cleaned
+        return f"{what} has at most {MAX_NAME_BYTES} bytes in UTF-8"
+    return ""
 
 
 def check_clue(clue: object) -> str:

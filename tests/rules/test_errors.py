@@ -12,6 +12,7 @@ import dixit
 from dixit.errors import DixitError, IllegalMoveError, InvalidMoveError
 from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Timeout, Vote
 from dixit.state import GameState, Phase
+from dixit.text import check_device
 
 from .helpers import (
     HOST,
@@ -372,6 +373,23 @@ SETTINGS_CODES = {
 }
 
 
+# Device labels are checked by the service before any move (dixit.text.check_device), not by a move.
+DEVICE_CODES = {"blank_device", "device_too_long"}
+
+
+@pytest.mark.parametrize(
+    ("label", "code"), [("   ", "blank_device"), ("d" * 41, "device_too_long"), ("\U0001F600" * 21, "device_too_long")]
+)
+def test_a_device_label_is_held_to_a_names_rules_with_codes_of_its_own(label: str, code: str) -> None:
+    with pytest.raises(InvalidMoveError) as refused:
+        check_device(label)
+    assert refused.value.code == code
+
+
+def test_a_device_label_within_the_rules_comes_back_trimmed() -> None:
+    assert check_device("  Ada's phone ") == "Ada's phone"
+
+
 def test_every_error_code_the_core_raises_is_covered_here_with_its_class() -> None:
     raised: dict[str, set[str]] = {"InvalidMoveError": set(), "IllegalMoveError": set()}
     for path in (Path(dixit.__file__).parent).glob("*.py"):
@@ -381,5 +399,5 @@ def test_every_error_code_the_core_raises_is_covered_here_with_its_class() -> No
                 assert isinstance(code, ast.Constant), f"{path.name}:{node.lineno} has no literal code"
                 raised[node.func.id].add(code.value)
     # settings codes are covered in test_settings.py
-    assert raised["InvalidMoveError"] == set(INVALID) | SETTINGS_CODES
+    assert raised["InvalidMoveError"] == set(INVALID) | SETTINGS_CODES | DEVICE_CODES
     assert raised["IllegalMoveError"] == set(ILLEGAL)

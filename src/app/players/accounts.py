@@ -22,7 +22,7 @@ from app.core.services import Services
 from app.core.telemetry import logger
 from app.players.ports import LEGACY_SESSION, SessionRecord
 from dixit.engine import check_name
-from dixit.text import check_label
+from dixit.text import check_device as check_device_label
 
 _TOKEN_BYTES = 32  # 256 bits of secret
 DEFAULT_DEVICE = "unnamed device"
@@ -85,7 +85,7 @@ class SignedIn:
 
 
 def check_device(device: str) -> str:
-    return check_label(device, what="a device label", code="device")
+    return check_device_label(device)
 
 
 def register(services: Services, name: str, device: str = DEFAULT_DEVICE) -> tuple[PlayerRecord, str]:
