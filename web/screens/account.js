@@ -71,7 +71,12 @@ function deleteSection(me) {
     ask.addEventListener("click", confirmStep);
     replace(
       body,
-      h("p", {}, "Your player, your email and every device's session go for good. This cannot be undone."),
+      h(
+        "p",
+        {},
+        "Your email and every device's session go for good, and your seat in your games shows " +
+          "“Deleted player”. This cannot be undone.",
+      ),
       ask,
     );
     return ask;

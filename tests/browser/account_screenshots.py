@@ -1,0 +1,83 @@
+"""The account screens at phone size (390x844) on the local stack: `python -m tests.browser.account_screenshots
+[DIR]` writes web-account-*.png into DIR (docs/ by default; `make screenshots` runs it too).
+
+The start screen, the sign-in code step, the mail's sign-in link, and the account screen's email,
+devices and delete steps. Without the email routes (h-email) only the screens that need none are taken.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from ..test_local_serve import start_serve, stop
+from .account_flow import add_email, ask_sign_in, client_link, open_account, route_exists
+from .web import PHONE, WebPlayer, chromium
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def shoot(player: WebPlayer, out: Path, name: str, selector: str | None = None) -> None:
+    page = player.page
+    page.wait_for_load_state("networkidle")
+    if selector:
+        page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'start'})")
+        page.evaluate("() => window.scrollBy(0, -70)")  # the sticky bar would cover the heading
+    else:
+        page.evaluate("() => window.scrollTo(0, 0)")
+    path = out / f"web-account-{name}.png"
+    page.screenshot(path=str(path))
+    print(f"wrote {path}")
+
+
+def main(out: Path = DOCS) -> int:
+    address = "ada@example.org"
+    with tempfile.TemporaryDirectory() as tmp:
+        served = start_serve(Path(tmp))
+        try:
+            with chromium() as browser:
+                client = f"{served.api_url}/"
+                phone = {"viewport": PHONE, "device_scale_factor": 2}
+                a = WebPlayer("Ada", browser.new_context(**phone), client)
+                b = WebPlayer("Ada", browser.new_context(**phone), client)
+                a.open(client)
+                shoot(a, out, "start")
+                a.register()
+                open_account(a)
+                a.page.wait_for_selector("li.session")
+                shoot(a, out, "name")
+                email = route_exists(served.api_url, "POST", "/sessions")
+                if email:
+                    add_email(a, served.api_url, address)
+                    shoot(a, out, "email-code", "#email-heading")
+                b.open(client)
+                if email:
+                    _, link = ask_sign_in(b, served.api_url, address)
+                    shoot(b, out, "sign-in-code")
+                    b.open(client_link(client, link))
+                    b.page.wait_for_selector("#confirm-sign-in")
+                    shoot(b, out, "sign-in-link")
+                    b.page.click("#confirm-sign-in")
+                    b.page.wait_for_selector("a.button[href='#/new']")
+                    a.page.reload()
+                    a.page.wait_for_selector("li.session >> nth=1")
+                else:
+                    b.page.click("#sign-in-email")
+                    b.page.wait_for_selector("#signin-email")
+                    shoot(b, out, "sign-in-email")
+                shoot(a, out, "devices", "#sessions-heading")
+                a.page.click("#delete-start")
+                a.page.fill("#delete-name", "Ad")
+                shoot(a, out, "delete", "#delete-heading")
+                errors = a.errors + b.errors
+                if errors:
+                    print("page errors:", *errors, sep="\n", file=sys.stderr)
+                    return 1
+        finally:
+            stop(served.process)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else DOCS))
