@@ -186,7 +186,9 @@ export function problemText(body, status, statusText = "") {
     .map((e) => {
       const loc = (e.loc || []).filter((p) => p !== "body");
       const field = FIELD_WORDS[loc[loc.length - 1]] || (loc.length ? `The field ${loc.join(".")}` : null);
-      const what = TYPE_WORDS[e.type] || (e.msg ? String(e.msg).replace(/^./, (c) => c.toLowerCase()) : null);
+      const limit = /at most (\d+) character/.exec(e.msg || "");
+      const words = e.type === "string_too_long" && limit ? `is too long: at most ${limit[1]} characters` : null;
+      const what = words || TYPE_WORDS[e.type] || (e.msg ? String(e.msg).replace(/^./, (c) => c.toLowerCase()) : null);
       return field && what ? sentence(`${field} ${what}`) : null;
     })
     .filter(Boolean);

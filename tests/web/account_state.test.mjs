@@ -172,9 +172,11 @@ describe("problemText", () => {
       code: "validation_error",
       errors: [{ loc: ["body", "name"], msg: "String should have at most 40 characters", type: "string_too_long" }],
     };
-    assert.equal(acc.problemText(body, 422), "Your name is too long.");
+    assert.equal(acc.problemText(body, 422), "Your name is too long: at most 40 characters.");
     const two = { ...body, errors: [...body.errors, { loc: ["body", "email"], msg: "Field required", type: "missing" }] };
-    assert.equal(acc.problemText(two, 422), "Your name is too long. The email address is missing.");
+    assert.equal(acc.problemText(two, 422), "Your name is too long: at most 40 characters. The email address is missing.");
+    const pattern = { loc: ["body", "name"], msg: "String should match pattern '^[^\\x00]*$'", type: "string_pattern_mismatch" };
+    assert.equal(acc.problemText({ ...body, errors: [pattern] }, 422), "Your name has characters that are not allowed.");
     const odd = { ...body, errors: [{ loc: ["body", "x"], msg: "Something Odd", type: "weird" }] };
     assert.equal(acc.problemText(odd, 422), "The field x something Odd.");
   });
