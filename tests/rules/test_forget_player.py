@@ -21,7 +21,8 @@ def test_the_seat_is_renamed_and_nothing_else_changes() -> None:
     gone = state.players[1].player_id
     forgotten = forget_player(state, gone)
     seat = forgotten.player(gone)
-    assert seat is not None and seat.name == DELETED_PLAYER_NAME
+    assert seat is not None
+    assert seat.name == DELETED_PLAYER_NAME
     assert forgotten.version == state.version + 1
     # Everything but the name and the version is as it was.
     before, after = state.to_dict(), forgotten.to_dict()
@@ -53,7 +54,8 @@ def test_the_game_plays_on_around_the_seat() -> None:
     state = play_to(Phase.STORYTELLING)
     forgotten = forget_player(state, state.players[3].player_id)
     after = play_round(forgotten)
-    assert after.round is not None and after.round.number == 2
+    assert after.round is not None
+    assert after.round.number == 2
 
 
 def test_only_a_member_can_be_forgotten() -> None:
