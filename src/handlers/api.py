@@ -17,7 +17,7 @@ from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
-from handlers.routes import decks, games, notifications, players, webhooks
+from handlers.routes import account, decks, games, notifications, players, webhooks
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -61,6 +61,7 @@ app.include_router(games.router)
 app.include_router(decks.router)
 app.include_router(notifications.router)
 app.include_router(webhooks.router)
+app.include_router(account.router)
 problems.register(app)
 
 

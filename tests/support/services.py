@@ -61,6 +61,12 @@ class AllMemoryPorts(_OnePortObject):
         self.decks = MemoryDeckStore()
         self.notifications = MemoryNotificationStore()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
+        # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
+        self.table.partition_erasers += [
+            self.sessions.erase_player,
+            self.webhooks.erase_player,
+            self.notifications.erase_player,
+        ]
 
 
 class AllTablePorts(_OnePortObject):
