@@ -139,20 +139,27 @@ export const othersSignedIn = (sessions) => (sessions || []).some((s) => !s.curr
 
 // What it shows: a form to add an address ("add"), the code sent to one ("code"), or the verified one.
 // `pending` is this screen's own answer from POST /players/me/email; `changing` is a tap on "Change".
+// The API keeps a confirmed address until a new one is confirmed (`pending_email` waits for its code).
 export function emailPanel(me, { pending = null, changing = false } = {}) {
-  if (pending) return { step: "code", address: pending.email, expiresAt: pending.expires_at ?? null, earlier: false };
-  const address = me?.email || null;
-  if (changing || !address) {
-    return { step: "add", heading: "Keep my games: add your email", current: address };
+  const confirmed = me?.email_verified ? me.email || null : null;
+  const keeps = (address) => (confirmed && confirmed !== address ? confirmed : null);
+  if (pending) {
+    const address = pending.email;
+    return { step: "code", address, expiresAt: pending.expires_at ?? null, earlier: false, keeps: keeps(address) };
   }
-  if (me.email_verified) return { step: "verified", address, heading: "Your email" };
+  if (changing) return { step: "add", heading: "Keep my games: add your email", current: confirmed || me?.email || null };
   // An address added earlier whose code was never entered: enter it now, or have a new one sent.
-  return { step: "code", address, expiresAt: null, earlier: true };
+  const waiting = me?.pending_email || (me?.email && !me.email_verified ? me.email : null);
+  if (waiting) return { step: "code", address: waiting, expiresAt: null, earlier: true, keeps: keeps(waiting) };
+  if (confirmed) return { step: "verified", address: confirmed, heading: "Your email" };
+  return { step: "add", heading: "Keep my games: add your email", current: null };
 }
 
 export function codeSentText(panel) {
-  if (panel.earlier) return `A code was sent to ${panel.address} earlier. Enter it here, or have a new one sent.`;
-  return `We sent a code to ${panel.address}. Enter it here, or open the link in the mail.`;
+  const sent = panel.earlier
+    ? `A code was sent to ${panel.address} earlier. Enter it here, or have a new one sent.`
+    : `We sent a code to ${panel.address}. Enter it here, or open the link in the mail.`;
+  return panel.keeps ? `${sent} Until then, ${panel.keeps} stays your address.` : sent;
 }
 
 export function expiryText(iso) {

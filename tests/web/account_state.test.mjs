@@ -132,9 +132,8 @@ describe("devices and sessions", () => {
 
 describe("the email panel", () => {
   test("no address yet: the form to add one", () => {
-    const panel = acc.emailPanel({ name: "Ada", email: null, email_verified: false });
-    assert.equal(panel.step, "add");
-    assert.equal(panel.heading, "Keep my games: add your email");
+    const panel = acc.emailPanel({ name: "Ada", email: null, email_verified: false, pending_email: null });
+    assert.deepEqual(panel, { step: "add", heading: "Keep my games: add your email", current: null });
     // An API without the email fields yet reads the same.
     assert.equal(acc.emailPanel({ name: "Ada" }).step, "add");
   });
@@ -142,21 +141,35 @@ describe("the email panel", () => {
   test("a code just sent: its entry, with the address and when it expires", () => {
     const pending = { email: "ada@example.org", expires_at: "2025-05-10T12:15:00Z" };
     const panel = acc.emailPanel({ name: "Ada", email: null }, { pending });
-    assert.deepEqual(panel, { step: "code", address: "ada@example.org", expiresAt: pending.expires_at, earlier: false });
+    assert.deepEqual(panel, { step: "code", address: "ada@example.org", expiresAt: pending.expires_at, earlier: false, keeps: null });
     assert.equal(acc.codeSentText(panel), "We sent a code to ada@example.org. Enter it here, or open the link in the mail.");
     assert.match(acc.expiryText(pending.expires_at), /^The code works until \d/);
     assert.equal(acc.expiryText(null), null);
   });
 
   test("an address whose code was never entered: the code entry, saying it was sent earlier", () => {
-    const panel = acc.emailPanel({ email: "ada@example.org", email_verified: false });
+    const me = { email: "ada@example.org", email_verified: false, pending_email: "ada@example.org" };
+    const panel = acc.emailPanel(me);
     assert.equal(panel.step, "code");
+    assert.equal(panel.address, "ada@example.org");
     assert.equal(panel.earlier, true);
+    assert.equal(panel.keeps, null);
     assert.match(acc.codeSentText(panel), /earlier/);
   });
 
+  test("a new address waiting while the confirmed one stays", () => {
+    const me = { email: "ada@example.org", email_verified: true, pending_email: "ada@new.example" };
+    const panel = acc.emailPanel(me);
+    assert.equal(panel.step, "code");
+    assert.equal(panel.address, "ada@new.example");
+    assert.equal(panel.keeps, "ada@example.org");
+    assert.match(acc.codeSentText(panel), /Until then, ada@example\.org stays your address\.$/);
+    const fresh = acc.emailPanel(me, { pending: { email: "ada@new.example", expires_at: null } });
+    assert.equal(fresh.keeps, "ada@example.org");
+  });
+
   test("verified: the address; changing it goes back to the form, with the old address kept", () => {
-    const me = { email: "ada@example.org", email_verified: true };
+    const me = { email: "ada@example.org", email_verified: true, pending_email: null };
     assert.deepEqual(acc.emailPanel(me), { step: "verified", address: "ada@example.org", heading: "Your email" });
     const changing = acc.emailPanel(me, { changing: true });
     assert.equal(changing.step, "add");
