@@ -27,11 +27,13 @@ def email_field(meaning: str) -> Any:
         min_length=3,
         max_length=MAX_EMAIL_LENGTH,
         pattern=EMAIL_PATTERN,
+        # Powertools logs a route's arguments at DEBUG, by their repr: an address never goes there.
+        repr=False,
     )
 
 
 def code_field(meaning: str) -> Any:
-    return doc(meaning, CODE, min_length=6, max_length=6, pattern=r"^[0-9]{6}$")
+    return doc(meaning, CODE, min_length=6, max_length=6, pattern=r"^[0-9]{6}$", repr=False)
 
 
 class AttachEmail(Request):
