@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import time
-import urllib.error
 import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,17 +38,6 @@ def next_mail(api_url: str, address: str, seen: int) -> tuple[str, str]:
             return code.group(1), link.group(1)
         assert time.monotonic() < deadline, f"no new mail to {address}"
         time.sleep(0.1)
-
-
-def route_exists(api_url: str, method: str, path: str) -> bool:
-    """Whether the API has the route (404 route_not_found or 405 say it has not), asked without a token."""
-    request = urllib.request.Request(api_url + path, data=b"{}", method=method)
-    request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=10):
-            return True
-    except urllib.error.HTTPError as error:
-        return error.code != 405 and not (error.code == 404 and b"route_not_found" in error.read())
 
 
 def focused_id(player: WebPlayer) -> str:
