@@ -34,7 +34,8 @@ def next_mail(api_url: str, address: str, seen: int) -> tuple[str, str]:
         if len(theirs) > seen:
             text = theirs[0]["text"]
             code, link = CODE.search(text), LINK.search(text)
-            assert code and link, text
+            assert code, text
+            assert link, text
             return code.group(1), link.group(1)
         assert time.monotonic() < deadline, f"no new mail to {address}"
         time.sleep(0.1)

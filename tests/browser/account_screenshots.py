@@ -1,5 +1,7 @@
-"""The account screens at phone size (390x844) on the local stack: `python -m tests.browser.account_screenshots
-[DIR]` writes web-account-*.png into DIR (docs/ by default; `make screenshots` runs it too).
+"""The account screens at phone size (390x844) on the local stack.
+
+`python -m tests.browser.account_screenshots [DIR]` writes web-account-*.png into DIR (docs/ by default;
+`make screenshots` runs it too).
 
 The start screen, the sign-in code step, the mail's sign-in link, the inbox just signed in, the verify
 link on a device with no player, and the account screen's name, email, devices and delete steps.
@@ -42,9 +44,8 @@ def main(out: Path = DOCS) -> int:
         try:
             with chromium() as browser:
                 client = f"{served.api_url}/"
-                phone = {"viewport": PHONE, "device_scale_factor": 2}
-                a = WebPlayer("Ada", browser.new_context(**phone), client)
-                b = WebPlayer("Ada", browser.new_context(**phone), client)
+                a = WebPlayer("Ada", browser.new_context(viewport=PHONE, device_scale_factor=2), client)
+                b = WebPlayer("Ada", browser.new_context(viewport=PHONE, device_scale_factor=2), client)
                 a.open(client)
                 shoot(a, out, "start")
                 a.register()
@@ -68,7 +69,7 @@ def main(out: Path = DOCS) -> int:
                 shoot(b, out, "signed-in")
                 a.page.reload()
                 a.page.wait_for_selector("li.session >> nth=1")
-                c = WebPlayer("Cy", browser.new_context(**phone), client)
+                c = WebPlayer("Cy", browser.new_context(viewport=PHONE, device_scale_factor=2), client)
                 c.open(client + "#/verify-email/123456")
                 c.page.wait_for_selector("h1")
                 shoot(c, out, "verify-elsewhere")

@@ -101,9 +101,10 @@ def test_a_second_phone_signs_in_by_the_mails_link_and_is_signed_out_from_the_fi
         b.page.click("#confirm-sign-in")
         b.page.wait_for_selector(f"a.game-link[href='#/game/{game_id}']")
         assert len(verifies) == 1
-        assert api_call(stack.api_url, "/players/me", b.token)["player_id"] == api_call(
-            stack.api_url, "/players/me", a.token
-        )["player_id"]
+        assert (
+            api_call(stack.api_url, "/players/me", b.token)["player_id"]
+            == api_call(stack.api_url, "/players/me", a.token)["player_id"]
+        )
         a.open(client + "#/")
         a.page.wait_for_selector(f"a.game-link[href='#/game/{game_id}']")
 
@@ -119,7 +120,8 @@ def test_a_second_phone_signs_in_by_the_mails_link_and_is_signed_out_from_the_fi
         b.page.wait_for_selector("#name")
         assert "signed out" in b.page.inner_text("#notice")
         assert b.page.evaluate("() => Object.keys(localStorage).some(k => k.endsWith(':token'))") is False
-        assert a.errors == [] and b.errors == []
+        assert a.errors == []
+        assert b.errors == []
 
 
 def test_the_verify_link_asks_for_the_device_where_the_player_plays(stack: Served) -> None:
