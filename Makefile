@@ -71,6 +71,7 @@ openapi: $(STAMP)
 # The web client at phone size on the local stack, into docs/web-*.png (needs /usr/bin/chromium).
 screenshots: $(STAMP)
 	$(BIN)/python -m tests.browser.screenshots
+	$(BIN)/python -m tests.browser.account_screenshots
 
 # Refresh the pinned versions that make every fresh clone install the same tree.
 lock: $(STAMP)

@@ -35,6 +35,8 @@ PROXY_KEYS = {
 }
 PUBLIC_ROUTES = {
     ("POST", "/players"),
+    ("POST", "/sessions"),
+    ("POST", "/sessions/verify"),
     ("GET", "/decks"),
     ("GET", "/decks/{deck_id}/cards"),
     ("GET", "/openapi.json"),

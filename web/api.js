@@ -1,5 +1,7 @@
 // The API client: base URL, the stored token, conditional GETs, idempotent moves, problem details in words.
 
+import { problemText } from "./account_state.js";
+
 const DEFAULT_POLL_SECONDS = 5;
 const MIN_POLL_SECONDS = 2;
 const MOVE_ATTEMPTS = 3;
@@ -48,8 +50,9 @@ async function problemOf(response) {
   } catch {
     // Not JSON (a proxy's error page): fall back to the status line.
   }
-  const detail = body?.detail || body?.title || `${response.status} ${response.statusText || "error"}`;
-  return new ApiError(response.status, detail, body?.code);
+  const error = new ApiError(response.status, problemText(body, response.status, response.statusText), body?.code);
+  error.signedOut = Boolean(response.signedOut); // nothing to show: the start screen says it already
+  return error;
 }
 
 export class Api {
@@ -59,6 +62,7 @@ export class Api {
     this.prefix = `dixit:${base}:`;
     this.cache = new Map(); // path -> {etag, body}
     this.failedMove = null; // {path, body, key}: the key a retry of the same move reuses
+    this.onSignedOut = null; // called once the API refuses the stored token (this device was signed out)
   }
 
   get token() {
@@ -75,22 +79,42 @@ export class Api {
     this.storage.setItem(this.prefix + "me", JSON.stringify(me));
   }
 
+  rememberMe(me) {
+    this.storage.setItem(this.prefix + "me", JSON.stringify(me));
+  }
+
   forget() {
     this.storage.removeItem(this.prefix + "token");
     this.storage.removeItem(this.prefix + "me");
     this.cache.clear();
   }
 
-  async request(method, path, { body, headers = {} } = {}) {
+  async request(method, path, { body, headers = {}, auth = true } = {}) {
     const all = { ...headers };
-    if (this.token) all.Authorization = `Bearer ${this.token}`;
+    const sent = auth ? this.token : null;
+    if (sent) all.Authorization = `Bearer ${sent}`;
     if (body !== undefined) all["Content-Type"] = "application/json";
-    return fetch(this.base + path, {
+    const response = await fetch(this.base + path, {
       method,
       headers: all,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store", // our own ETag cache decides; the browser's must not answer for the API
     });
+    // The stored token no longer works (signed out from another device, or the account deleted): forget
+    // it, so the start screen shows instead of an error on every poll.
+    if (response.status === 401 && sent && sent === this.token) {
+      this.forget();
+      response.signedOut = true;
+      this.onSignedOut?.();
+    }
+    return response;
+  }
+
+  // A JSON call outside the ETag cache and the move retries (the account's routes); null for a 204.
+  async call(method, path, body, { auth = true } = {}) {
+    const response = await this.request(method, path, { body, auth });
+    if (!response.ok) throw await problemOf(response);
+    return response.status === 204 ? null : response.json();
   }
 
   // A GET that sends back the ETag it last saw. Returns {body, changed, wait}.
@@ -112,12 +136,18 @@ export class Api {
     return (await this.poll(path)).body;
   }
 
-  async register(name) {
-    const response = await this.request("POST", "/players", { body: { name } });
-    if (!response.ok) throw await problemOf(response);
-    const created = await response.json();
+  async register(name, device) {
+    const created = await this.call("POST", "/players", { name, device }, { auth: false });
     this.remember(created.token, { player_id: created.player_id, name: created.name });
     return created;
+  }
+
+  // The code from the mail opens a new session on this device (POST /sessions asked for the mail).
+  async signIn(email, code, device) {
+    const opened = await this.call("POST", "/sessions/verify", { email, code, device }, { auth: false });
+    this.cache.clear();
+    this.remember(opened.token, { player_id: opened.player_id, name: opened.name, session_id: opened.session_id });
+    return opened;
   }
 
   async useToken(token) {

@@ -1,11 +1,16 @@
-// Routing: which screen the address names (register, inbox, create, join, or a game), drawn into <main>.
+// Routing: which screen the address names (start, sign-in, inbox, create, join, a game, the account, or
+// a link from a mail), drawn into <main>. account_state.js parses the address and picks the screen.
 
+import { parseRoute, screenFor } from "./account_state.js";
 import { h, replace } from "./dom.js";
 import { gameScreen } from "./game.js";
+import { accountScreen } from "./screens/account.js";
 import { createScreen } from "./screens/create.js";
 import { inboxScreen } from "./screens/inbox.js";
 import { joinScreen } from "./screens/join.js";
+import { verifyEmailElsewhereScreen, verifyEmailScreen } from "./screens/links.js";
 import { registerScreen } from "./screens/register.js";
+import { signInLinkScreen, signInScreen } from "./screens/signin.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
 const { api, main } = ui;
@@ -17,7 +22,7 @@ function showWho() {
     who,
     me && api.token
       ? [
-          h("span", {}, me.name),
+          h("a", { href: "#/account", id: "account-link", title: "Your account" }, me.name),
           " ",
           h(
             "button",
@@ -38,24 +43,32 @@ function showWho() {
   );
 }
 
+const SCREENS = {
+  register: (r, hash) => registerScreen(hash),
+  "sign-in": () => signInScreen(),
+  "sign-in-link": (r) => signInLinkScreen(r.email, r.code),
+  "verify-email": (r) => verifyEmailScreen(r.code),
+  "verify-email-elsewhere": () => verifyEmailElsewhereScreen(),
+  account: () => accountScreen(),
+  new: () => createScreen(),
+  join: (r) => joinScreen(r.gameId, r.inviteCode),
+  game: (r) => gameScreen(r.gameId),
+  inbox: () => inboxScreen(),
+};
+
 function route() {
   stopPolling();
   ui.showError(null);
-  ui.notify(null);
+  ui.notify(ui.takeFlash());
   showWho();
   const hash = window.location.hash || "#/";
-  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
-  let screen;
-  if (!api.token) screen = registerScreen(hash);
-  else if (parts[0] === "new") screen = createScreen();
-  else if (parts[0] === "join" && parts[1]) screen = joinScreen(parts[1], parts[2]);
-  else if (parts[0] === "game" && parts[1]) screen = gameScreen(parts[1]);
-  else screen = inboxScreen();
-  replace(main, screen);
+  const parsed = parseRoute(hash);
+  replace(main, SCREENS[screenFor(parsed, Boolean(api.token))](parsed, hash));
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
 
 onRoute(route);
 window.addEventListener("hashchange", route);
+window.addEventListener("dixit:me", showWho);
 route();

@@ -9,6 +9,7 @@ const errorBox = document.getElementById("error");
 const noticeBox = document.getElementById("notice");
 let current = null;
 let router = () => {};
+let flash = null; // a notice for the next screen, shown once route() has cleared the last one
 
 export const ui = {
   api: new Api(apiBase()),
@@ -21,13 +22,21 @@ export const ui = {
     noticeBox.textContent = text || "";
     noticeBox.hidden = !text;
   },
-  // Going to the route already shown draws it again: no hashchange would fire.
-  go(hash) {
+  // Going to the route already shown draws it again: no hashchange would fire. A notice given here
+  // shows on the screen gone to.
+  go(hash, notice = null) {
+    flash = notice;
     if (window.location.hash === hash) router();
     else window.location.hash = hash;
   },
+  takeFlash() {
+    const notice = flash;
+    flash = null;
+    return notice;
+  },
   poll(tick) {
-    current = new Poller(tick, (error) => ui.showError(error));
+    // A 401 has already sent the player to the start screen (api.onSignedOut): no error to show for it.
+    current = new Poller(tick, (error) => !error.signedOut && ui.showError(error));
     current.start();
     return current;
   },
@@ -37,6 +46,20 @@ export const ui = {
     return `${origin}${pathname}${search}${hash}`;
   },
 };
+
+ui.api.onSignedOut = () => {
+  stopPolling();
+  ui.go("#/", "This device was signed out. Sign in again to play here.");
+};
+
+// Moves focus to the next step of a form: its input, or its heading (made focusable for that).
+export function focusOn(el) {
+  if (!el) return;
+  if (!el.matches("input, button, select, textarea, a[href]") && !el.hasAttribute("tabindex")) {
+    el.setAttribute("tabindex", "-1");
+  }
+  el.focus();
+}
 
 // app.js owns the routes; this only lets ui.go reach them without an import cycle.
 export function onRoute(route) {
@@ -58,7 +81,7 @@ export async function act(button, action) {
   try {
     return await action();
   } catch (error) {
-    ui.showError(error);
+    if (!error.signedOut) ui.showError(error);
     return undefined;
   } finally {
     for (const c of controls) c.disabled = false;

@@ -11,6 +11,7 @@ from functools import cache
 
 from app.aws import clients as aws_clients
 from app.aws.dynamodb.decks import DynamoDeckStore
+from app.aws.dynamodb.email import DynamoEmailStore
 from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
@@ -37,6 +38,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         games=DynamoGameStore(table),
         players=DynamoPlayerStore(table),
         sessions=DynamoSessionStore(table),
+        emails=DynamoEmailStore(table),
         inbox=DynamoInboxStore(table),
         webhooks=DynamoWebhookStore(table),
         feed=DynamoFeedStore(table),

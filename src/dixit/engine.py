@@ -93,6 +93,27 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
     return Applied(new, finished, joined, left, game_finished, timed_out)
 
 
+# What a seat is called once the account behind it is deleted (app.account.erase).
+DELETED_PLAYER_NAME = "Deleted player"
+
+
+def forget_player(state: GameState, player_id: str, name: str = DELETED_PLAYER_NAME) -> GameState:
+    """The game with `player_id`'s seat renamed `name`: what a deleted account leaves behind.
+
+    Nothing else changes: the seat keeps its id, score, hand and place in the round, so finished rounds
+    (which name players by id) and other players' results stay whole. There is no leaving a started
+    game; a seat nobody can play any more is handled by the game's timeout policy, like any silent
+    player's. A lobby is left with the Leave move instead. The version moves on, as after any write
+    others must see (their cached views are stale). Raises IllegalMoveError (`not_a_player`) for a
+    non-member.
+    """
+    _require_member(state, player_id)
+    new = state.copy()
+    _require_member(new, player_id).name = check_name(name)
+    new.version += 1
+    return new
+
+
 def _check_shape(move: Move) -> None:
     """Errors no state could fix, checked before anything about the game."""
     match move:

@@ -17,12 +17,14 @@ from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
-from handlers.routes import decks, games, notifications, players, webhooks
+from handlers.routes import account, decks, games, notifications, players, sign_in, webhooks
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
     {
         ("POST", "/players"),
+        ("POST", "/sessions"),
+        ("POST", "/sessions/verify"),
         ("GET", "/decks"),
         ("GET", "/decks/{deck_id}/cards"),
         ("GET", "/openapi.json"),
@@ -57,10 +59,12 @@ CORS = CORSConfig(
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
 app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500, cors=CORS)
 app.include_router(players.router)
+app.include_router(sign_in.router)
 app.include_router(games.router)
 app.include_router(decks.router)
 app.include_router(notifications.router)
 app.include_router(webhooks.router)
+app.include_router(account.router)
 problems.register(app)
 
 

@@ -35,6 +35,9 @@ def name(text: str) -> bytes:
     return body({"name": text})
 
 
+SIGN_IN = {"email": "ada@example.com", "code": "482913"}
+
+
 def clue(text: str) -> bytes:
     return body({"card_id": "{card}", "clue": text})
 
@@ -139,6 +142,40 @@ HOSTILE: dict[str, Row] = {
         Row("GET", "/players/me", b"", 401, "invalid_token", {"Authorization": "Bearer p_1..x"}),
     "PUT on the sessions is 405 method_not_allowed":
         Row("PUT", "/players/me/sessions", body({}), 405, "method_not_allowed"),
+    # Email addresses and codes
+    "an address without an @ is 422 validation_error":
+        Row("POST", "/players/me/email", body({"email": "ada.example.com"}), 422, "validation_error"),
+    "an address of 300 characters is 422 validation_error":
+        Row("POST", "/players/me/email", body({"email": "a" * 60 + "@" + "b" * 236 + ".com"}), 422,
+            "validation_error"),
+    "an address with a line break (a header injection) is 422 validation_error":
+        Row("POST", "/sessions", body({"email": "ada@example.com\r\nBcc: all@example.com"}), 422,
+            "validation_error"),
+    "an address with a space is 422 validation_error":
+        Row("POST", "/sessions", body({"email": "ada @example.com"}), 422, "validation_error"),
+    "an address sent as a list is 422 validation_error":
+        Row("POST", "/sessions", body({"email": ["ada@example.com", "bob@example.com"]}), 422,
+            "validation_error"),
+    "an address with a domain of no dot is 422 validation_error":
+        Row("POST", "/sessions", body({"email": "root@localhost"}), 422, "validation_error"),
+    "a sign-in without an address is 422 validation_error":
+        Row("POST", "/sessions", body({}), 422, "validation_error"),
+    "a code of letters is 422 validation_error":
+        Row("POST", "/sessions/verify", body({"email": "ada@example.com", "code": "abcdef"}), 422,
+            "validation_error"),
+    "a code of five digits is 422 validation_error":
+        Row("POST", "/sessions/verify", body({"email": "ada@example.com", "code": "12345"}), 422,
+            "validation_error"),
+    "a code of full-width digits is 422 validation_error":
+        Row("POST", "/players/me/email/verify", body({"code": "\uff11" * 6}), 422, "validation_error"),
+    "a code sent as a number is 422 validation_error":
+        Row("POST", "/players/me/email/verify", body({"code": 482913}), 422, "validation_error"),
+    "a sign-in with an unknown field is 422 validation_error":
+        Row("POST", "/sessions/verify", body({**SIGN_IN, "player_id": "p_1"}), 422, "validation_error"),
+    "a device label with a NUL at sign-in is 422 validation_error":
+        Row("POST", "/sessions/verify", body({**SIGN_IN, "device": "x\x00"}), 422, "validation_error"),
+    "a code nobody asked for is 422 code_invalid":
+        Row("POST", "/sessions/verify", body(SIGN_IN), 422, "code_invalid"),
     # Methods
     "TRACE is 405 method_not_allowed":
         Row("TRACE", "/players", b"", 405, "method_not_allowed", {}),

@@ -151,3 +151,44 @@ def test_the_session_routes_at_debug_log_no_token_secret_or_hash(
             "token hash": hashlib.sha256(secret.encode()).hexdigest(),
         }.items():
             assert value not in text, f"a {what} is in a log"
+
+
+def test_the_email_routes_at_debug_log_no_address_code_link_or_token(
+    aws: None, table: Any, debug_logs: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.mail import recorded_mail
+
+    mail = recorded_mail(monkeypatch)
+    mail.mailer.suppressed.add("bounced@example.com")
+    ada = Client("Ada").register()
+    assert ada.post("/players/me/email", {"email": "Ada@Example.com"}).status == 202
+    confirm = mail.code_for("ada@example.com")
+    assert (
+        ada.post("/players/me/email/verify", {"code": "000000" if confirm != "000000" else "111111"}).status
+        == 422
+    )
+    assert ada.post("/players/me/email/verify", {"code": confirm}).status == 200
+    assert ada.post("/players/me/email", {"email": "bounced@example.com"}).status == 422
+    assert call("POST", "/sessions", body={"email": "stranger@example.com"}).status == 202
+    assert call("POST", "/sessions", body={"email": "ada@example.com"}).status == 202
+    sign_in = mail.code_for("ada@example.com")
+    wrong = {"email": "ada@example.com", "code": "000000" if sign_in != "000000" else "111111"}
+    assert call("POST", "/sessions/verify", body=wrong).status == 422
+    signed = call("POST", "/sessions/verify", body={"email": "ada@example.com", "code": sign_in})
+    assert signed.status == 201
+    token = signed.body["token"]
+    assert debug_logs.lines, "nothing was captured: the test would prove nothing"
+
+    text = "\n".join(debug_logs.lines).lower()
+    secrets = {
+        "address": "ada@example.com",
+        "unknown address": "stranger@example.com",
+        "suppressed address": "bounced@example.com",
+        "confirmation code": confirm,
+        "sign-in code": sign_in,
+        "link": "https://dixit.example/#/",
+        "token": token.lower(),
+        "token secret": token.rpartition(".")[2].lower(),
+    }
+    for what, value in secrets.items():
+        assert value not in text, f"the {what} is in a log"

@@ -16,6 +16,9 @@ from app.core.services import Services
 from .client import Client, call
 from .helpers import assert_problem
 
+# A player who never attached an address (see tests/api/test_sign_in.py for one who did).
+NO_EMAIL = {"email": None, "email_verified": False, "pending_email": None}
+
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -59,7 +62,7 @@ def test_a_new_token_names_its_player_and_its_session(aws: None) -> None:
     assert len(session_id) == 18
     assert len(secret) >= 43
     me = call("GET", "/players/me", headers=bearer(reply.body["token"]))
-    assert me.body == {"player_id": player_id, "name": "Ada", "session_id": session_id}
+    assert me.body == {"player_id": player_id, "name": "Ada", "session_id": session_id, **NO_EMAIL}
 
 
 def test_the_session_item_holds_the_hash_and_the_device_but_never_the_token(table: Any) -> None:
@@ -307,7 +310,7 @@ def test_a_token_from_before_sessions_still_works_as_the_legacy_session(table: A
     token = legacy_player(table)
     me = call("GET", "/players/me", headers=bearer(token))
     assert me.status == 200, me.raw
-    assert me.body == {"player_id": "p_00000000000000aa", "name": "Old", "session_id": "s_legacy"}
+    assert me.body == {"player_id": "p_00000000000000aa", "name": "Old", "session_id": "s_legacy", **NO_EMAIL}
     [session] = call("GET", "/players/me/sessions", headers=bearer(token)).body["sessions"]
     assert session["session_id"] == "s_legacy"
     assert session["current"] is True
@@ -348,7 +351,12 @@ def test_renaming_changes_the_name_for_new_games_and_not_for_started_ones(player
     old_game = ada.post("/games", {}).body["game_id"]
     reply = call("PATCH", "/players/me", body={"name": "  Ada L. "}, headers=ada.auth())
     assert reply.status == 200, reply.raw
-    assert reply.body == {"player_id": ada.player_id, "name": "Ada L.", "session_id": session_of(ada)}
+    assert reply.body == {
+        "player_id": ada.player_id,
+        "name": "Ada L.",
+        "session_id": session_of(ada),
+        **NO_EMAIL,
+    }
     assert ada.get("/players/me").body["name"] == "Ada L."
     new_game = ada.post("/games", {}).body["game_id"]
     seats = {g: [s["name"] for s in bob.get(f"/games/{g}").body["players"]] for g in (old_game, new_game)}

@@ -178,6 +178,8 @@ class MemoryInboxStore:
     def file_finished(self, entries: Sequence[Membership]) -> None:
         with self.table.lock:
             for entry in entries:
+                if entry.game_id not in self.table.members.get(entry.player_id, set()):
+                    continue  # no membership (a deleted account): nothing to file
                 self.table.members.get(entry.player_id, set()).discard(entry.game_id)
                 self.table.entries.get(entry.player_id, {}).pop(entry.game_id, None)
                 self.table.history.setdefault(entry.player_id, {})[finished_key(entry)] = entry

@@ -15,6 +15,13 @@ class MemoryNotificationStore:
         self._last_nudge: dict[str, int] = {}  # game id -> epoch seconds
         self._devices: dict[str, dict[str, Device]] = {}  # player id -> device id -> device
 
+    def erase_player(self, player_id: str) -> int:
+        """The player's `NOTIFY` item (mutes, reminder slot) and devices, as their partition holds them."""
+        with self._lock:
+            notify = self._preferences.pop(player_id, None) is not None
+            notify = self._last_reminder.pop(player_id, None) is not None or notify
+            return int(notify) + len(self._devices.pop(player_id, {}))
+
     def preferences(self, player_id: str) -> Preferences:
         return self._preferences.get(player_id, Preferences())
 

@@ -34,6 +34,9 @@ class MemoryPlayerStore:
             self.table.players[player_id] = replace(player, name=name)
             return True
 
+    def delete_player_data(self, player_id: str) -> int:
+        return self.table.erase_partition(player_id)
+
     def replace_token(self, player_id: str, *, old_hash: str, new_hash: str, issued_at: str) -> bool:
         with self.table.lock:
             player = self.table.players.get(player_id)

@@ -108,6 +108,15 @@ class MemorySessionStore:
             del self._sessions[(player_id, session_id)]
             return True
 
+    def erase_player(self, player_id: str) -> int:
+        """Every session of the player (the legacy one is on the profile, which goes with it)."""
+        with self._lock:
+            mine = [key for key in self._sessions if key[0] == player_id]
+            for key in mine:
+                del self._sessions[key]
+            self._legacy_extra.pop(player_id, None)
+            return len(mine)
+
     def touch(self, player_id: str, session_id: str, *, used_at: str, older_than: str) -> None:
         with self._lock:
             session = self._get(player_id, session_id)

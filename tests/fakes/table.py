@@ -10,6 +10,7 @@ reads stays inside that port's double. One lock guards the shared items, as one 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.core.records import Membership, PlayerRecord
@@ -26,3 +27,17 @@ class MemoryTable:
     entries: dict[str, dict[str, Membership]] = field(default_factory=dict)
     # Finished games' entries, out of the active range: player id -> finished_key -> entry
     history: dict[str, dict[str, Membership]] = field(default_factory=dict)
+    # What the doubles keeping other `PLAYER#<id>` items (sessions, webhooks, devices, mutes, an email)
+    # register, so that erasing a player's partition reaches them: each erases a player's, and says
+    # how many items went.
+    partition_erasers: list[Callable[[str], int]] = field(default_factory=list)
+
+    def erase_partition(self, player_id: str) -> int:
+        """Every `PLAYER#<id>` item: memberships, history, then what the other doubles hold, then the
+        profile (the sessions' eraser runs among the others; in memory nothing is in between)."""
+        with self.lock:
+            erased = len(self.members.pop(player_id, set())) + len(self.history.pop(player_id, {}))
+            self.entries.pop(player_id, None)
+            erased += sum(erase(player_id) for erase in self.partition_erasers)
+            erased += self.players.pop(player_id, None) is not None
+            return erased

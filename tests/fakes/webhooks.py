@@ -36,6 +36,14 @@ class MemoryWebhookStore:
         with self._lock:
             return self._webhooks.pop((player_id, webhook_id), None) is not None
 
+    def erase_player(self, player_id: str) -> int:
+        """Every webhook of the player (their delivery attempts expire on their own, as by TTL)."""
+        with self._lock:
+            mine = [key for key in self._webhooks if key[0] == player_id]
+            for key in mine:
+                del self._webhooks[key]
+            return len(mine)
+
     def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool:
         with self._lock:
             found = self._webhooks.get((player_id, webhook_id))

@@ -7,6 +7,7 @@ from typing import Any
 
 from app import bootstrap
 from app.aws.dynamodb.decks import DynamoDeckStore
+from app.aws.dynamodb.email import DynamoEmailStore
 from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
@@ -19,6 +20,7 @@ from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
 from tests.fakes.decks import MemoryDeckStore
+from tests.fakes.email import MemoryEmailStore
 from tests.fakes.feed import MemoryFeedStore
 from tests.fakes.games import MemoryGameStore, MemoryInboxStore
 from tests.fakes.mail import RecordingMailer
@@ -32,7 +34,17 @@ from tests.fakes.webhooks import MemoryWebhookStore
 
 # The Services fields that are storage ports, each a Protocol in app/<feature>/ports.py.
 # Sessions before players: a session double also answers replace_token, for the session, not the profile.
-STORE_PORTS = ("games", "sessions", "players", "inbox", "webhooks", "feed", "decks", "notifications")
+STORE_PORTS = (
+    "games",
+    "sessions",
+    "players",
+    "emails",
+    "inbox",
+    "webhooks",
+    "feed",
+    "decks",
+    "notifications",
+)
 
 
 class _OnePortObject:
@@ -56,11 +68,18 @@ class AllMemoryPorts(_OnePortObject):
         self.inbox = MemoryInboxStore(self.table)
         self.players = MemoryPlayerStore(self.table)
         self.sessions = MemorySessionStore(self.players)
+        self.emails = MemoryEmailStore(self.table)
         self.webhooks = MemoryWebhookStore(self.table)
         self.feed = MemoryFeedStore()
         self.decks = MemoryDeckStore()
         self.notifications = MemoryNotificationStore()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
+        # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
+        self.table.partition_erasers += [
+            self.sessions.erase_player,
+            self.webhooks.erase_player,
+            self.notifications.erase_player,
+        ]
 
 
 class AllTablePorts(_OnePortObject):
@@ -72,6 +91,7 @@ class AllTablePorts(_OnePortObject):
             DynamoInboxStore(table, client),
             DynamoSessionStore(table, client),
             DynamoPlayerStore(table, client),
+            DynamoEmailStore(table, client),
             DynamoWebhookStore(table, client),
             DynamoFeedStore(table, client),
             DynamoDeckStore(table, client),
@@ -101,6 +121,7 @@ def memory_services(
         games=ports.games,
         players=ports.players,
         sessions=ports.sessions,
+        emails=ports.emails,
         inbox=ports.inbox,
         webhooks=ports.webhooks,
         feed=ports.feed,

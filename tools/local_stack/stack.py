@@ -144,6 +144,22 @@ def local_email_from(template: Mapping[str, Any], overrides: Mapping[str, str]) 
     return {}
 
 
+def local_web_base_url(
+    template: Mapping[str, Any], overrides: Mapping[str, str], host: str, port: int
+) -> dict[str, str]:
+    """The WebBaseUrl parameter locally: the stack's own address (it serves web/), unless given."""
+    if "WebBaseUrl" in (template.get("Parameters") or {}) and "WebBaseUrl" not in overrides:
+        return {"WebBaseUrl": f"http://{host}:{port}"}
+    return {}
+
+
+def free_port(host: str) -> int:
+    """A port nobody listens on now (the gateway's, when none was asked for: the mails must name it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
 class LocalStack:
     """Start and stop every piece of the local stack, in order."""
 
@@ -163,6 +179,7 @@ class LocalStack:
         self.queue_poller: QueuePoller | None = None
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
+        self.port = 0  # the gateway's (the options' port, or a free one when that is 0)
         self.resources: dict[str, str] = {}
         self.environment: dict[str, str] = {}
         self._seed_stop = threading.Event()
@@ -184,6 +201,7 @@ class LocalStack:
         )
         specs = functions(template, options.parameter_overrides)
         check_port_free(options.host, options.port)
+        self.port = options.port or free_port(options.host)
         check_port_free(options.host, options.aws_port)
 
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
@@ -218,6 +236,7 @@ class LocalStack:
         self.parameters = {
             **platforms,
             **local_email_from(template, options.parameter_overrides),
+            **local_web_base_url(template, options.parameter_overrides, options.host, self.port),
             **options.parameter_overrides,
         }
         if self.parameters.get("EmailFrom"):
@@ -290,7 +309,7 @@ class LocalStack:
             environments=self.environments,
             local_routes={MAILBOX_PATH: self.mailbox.as_json},
         )
-        self.http = GatewayServer(gateway, options.host, options.port).start()
+        self.http = GatewayServer(gateway, options.host, self.port).start()
 
         mappings = [
             StreamMapping(spec, stream, self.resources[stream.table], handlers[logical_id])

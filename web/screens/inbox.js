@@ -79,7 +79,12 @@ export function inboxScreen() {
   refresh.addEventListener("click", () => act(refresh, loadOpen));
   return [
     title("Your games"),
-    h("p", {}, h("a", { class: "button", href: "#/new" }, "New game")),
+    h(
+      "p",
+      {},
+      h("a", { class: "button", href: "#/new" }, "New game"),
+      h("a", { class: "button secondary", href: "#/account" }, "Your account"),
+    ),
     mine,
     h("h2", {}, "Open games"),
     open,

@@ -1,5 +1,7 @@
-// Registering a name (the token then stays in this browser), or bringing a token from another device.
+// Registering a name (the token then stays in this browser), signing in with the email added on another
+// device, or bringing a token from another device.
 
+import { deviceLabel } from "../account_state.js";
 import { h } from "../dom.js";
 import { act, title, ui } from "../ui.js";
 
@@ -26,7 +28,7 @@ export function registerScreen(next) {
         onsubmit: (event) => {
           event.preventDefault();
           act(start, async () => {
-            await api.register(name.value.trim());
+            await api.register(name.value.trim(), deviceLabel(navigator.userAgent));
             ui.go(next);
           });
         },
@@ -35,10 +37,13 @@ export function registerScreen(next) {
       name,
       start,
     ),
+    h("h2", {}, "Played before?"),
+    h("p", {}, "If you added your email to your player, sign in with it: your games come along."),
+    h("p", {}, h("a", { class: "button secondary", href: "#/sign-in", id: "sign-in-email" }, "Sign in with email")),
     h(
       "details",
       {},
-      h("summary", {}, "Already playing on another device?"),
+      h("summary", {}, "No email? Use a token from another device"),
       h(
         "form",
         {

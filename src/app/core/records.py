@@ -21,6 +21,10 @@ class PlayerRecord:
     token_hash: str  # empty once the token is revoked: no secret hashes to it
     created_at: str
     token_issued_at: str = ""  # when the current token was issued (empty: at created_at)
+    # The player's verified address (normalized: app.players.email), and one awaiting its code; shown only
+    # to the player. An address belongs to at most one player (the `EMAIL#<hash>` ownership item).
+    email: str = ""
+    pending_email: str = ""
 
     @property
     def token_issued(self) -> str:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from app.notify.channels import PushChannel
     from app.notify.mail import Mailer
     from app.notify.ports import NotificationStore
-    from app.players.ports import PlayerStore, SessionStore
+    from app.players.ports import EmailStore, PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
@@ -36,6 +36,7 @@ class Services:
     games: GameStore
     players: PlayerStore
     sessions: SessionStore
+    emails: EmailStore
     inbox: InboxStore
     webhooks: WebhookStore
     feed: FeedStore

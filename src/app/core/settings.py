@@ -25,6 +25,12 @@ class AppSettings(BaseModel):
     email_from: str = Field(default="", pattern=r"^([^@\s]+@[^@\s]+)?$")
     # The SES configuration set every mail is sent in (it feeds bounces and complaints to suppression).
     email_configuration_set: str = ""
+    # Where the web client lives: the links in sign-in and confirmation mails open it there (empty: the
+    # mails carry the code alone).
+    web_base_url: str = Field(default="", pattern=r"^(https?://[^\s#?]+)?$")
+    # A request for a sign-in code is answered no sooner than this after it arrived, whether a mail was
+    # sent or not (app.players.email), so its timing does not tell which addresses belong to players.
+    sign_in_floor_seconds: float = Field(default=0.5, ge=0, le=5)
     image_url_ttl_seconds: int = Field(default=3_600, ge=60, le=302_400)
     # Links are signed once per window, so they stay the same (and cacheable) for its whole length.
     image_url_window_seconds: int = Field(default=3_600, ge=60, le=302_400)

@@ -98,7 +98,8 @@ class InboxStore(Protocol):
         ...
 
     def file_finished(self, entries: Sequence[Membership]) -> None:
-        """Finished games' entries into their players' histories, out of the active range."""
+        """Finished games' entries into their players' histories, out of the active range; only for
+        players whose membership is still there (a deleted account's seat files nothing)."""
         ...
 
     def active_memberships(self, player_id: str) -> list[Membership]:

@@ -16,20 +16,27 @@ from app.notify.mail import Mail
 
 @dataclass(frozen=True, slots=True)
 class MailTemplate:
-    """A subject and a body, with `$code`, `$link` and `$minutes` in them; paragraphs split by blank lines."""
+    """A subject and a body, with `$code`, `$link` and `$minutes` in them; paragraphs split by blank lines.
+
+    Without a link (no web client configured), the paragraph holding `$link` becomes `without_link`."""
 
     subject: str
     body: str
+    # The paragraph that stands for the one with the link when there is no link to give (no web client).
+    without_link: str = "Enter it in the app."
 
-    def render(self, to: str, *, code: str, link: str, minutes: int) -> Mail:
-        if not link.startswith(("https://", "http://")):
+    def render(self, to: str, *, code: str, link: str | None, minutes: int) -> Mail:
+        if link is not None and not link.startswith(("https://", "http://")):
             raise ValueError("a mail's link must be an http(s) URL")
-        values = {"code": code, "link": link, "minutes": str(minutes)}
+        body = self.body
+        if link is None:
+            body = "\n\n".join(self.without_link if "$link" in part else part for part in body.split("\n\n"))
+        values = {"code": code, "link": link or "", "minutes": str(minutes)}
         subject = Template(self.subject).substitute(values)
-        text = Template(self.body).substitute(values) + "\n"
+        text = Template(body).substitute(values) + "\n"
         # The template's own words are escaped too, then each value goes in escaped (quote=True: safe in
         # the href attribute as well), so nothing but the markup below is ever markup.
-        link_html = escape(link, quote=True)
+        link_html = escape(link or "", quote=True)
         fragments = {
             "code": f"<strong>{escape(code, quote=True)}</strong>",
             "link": f'<a href="{link_html}">{link_html}</a>',
@@ -37,7 +44,7 @@ class MailTemplate:
         }
         paragraphs = "".join(
             f"<p>{Template(escape(part, quote=True)).substitute(fragments)}</p>"
-            for part in self.body.split("\n\n")
+            for part in body.split("\n\n")
         )
         html = (
             '<!doctype html><html><head><meta charset="utf-8">'
@@ -70,11 +77,11 @@ VERIFY_EMAIL = MailTemplate(
 )
 
 
-def sign_in_code(to: str, code: str, link: str, *, minutes: int = 15) -> Mail:
+def sign_in_code(to: str, code: str, link: str | None, *, minutes: int = 10) -> Mail:
     """The mail that signs a player in on a new device: the code and a link that uses it."""
     return SIGN_IN_CODE.render(to, code=code, link=link, minutes=minutes)
 
 
-def verify_email(to: str, code: str, link: str, *, minutes: int = 15) -> Mail:
+def verify_email(to: str, code: str, link: str | None, *, minutes: int = 15) -> Mail:
     """The mail that confirms a player's address: the code and a link that uses it."""
     return VERIFY_EMAIL.render(to, code=code, link=link, minutes=minutes)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from enum import StrEnum
+from typing import Literal, Protocol
 
 from app.core.records import PlayerRecord
 
@@ -38,6 +39,20 @@ class PlayerStore(Protocol):
 
     def rename_player(self, player_id: str, name: str) -> bool:
         """Give the profile a new name (False when there is no such player)."""
+        ...
+
+    def delete_player_data(self, player_id: str) -> int:
+        """Erase every item stored under the player's partition `PLAYER#<player_id>`, whatever its sort
+        key (memberships, history, devices, mutes, webhooks, and any kind added later), and the email
+        address they own: when the profile has an attribute `email_hash`, the item
+        `EMAIL#<email_hash>` / `OWNER` goes too (unless an attribute `player_id` on it names another
+        player). The profile and the sessions go last, together, so that a delete interrupted before
+        the end can be retried with the same token. Idempotent; returns how many items it deleted.
+
+        It deletes nothing outside those keys: push endpoints (the caller deletes them first, through
+        the push channel) and items under other partitions (games, feeds, delivery attempts) are not
+        its business.
+        """
         ...
 
 
@@ -78,3 +93,86 @@ class SessionStore(Protocol):
     def touch(self, player_id: str, session_id: str, *, used_at: str, older_than: str) -> None:
         """Set last_used_at to `used_at` if it is older than `older_than` (else leave it: a lost race)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCode:
+    """A code sent by mail, as it is kept: only its hash, until when it works, and the wrong tries so far.
+
+    `email` is the normalized address a verification code confirms (empty for a sign-in code, whose item
+    is keyed by the address's hash and never holds the address).
+    """
+
+    code_hash: str
+    expires_at: int  # epoch seconds; also the item's TTL attribute
+    attempts: int = 0
+    email: str = ""
+
+
+class Confirmed(StrEnum):
+    """How confirming an address ended."""
+
+    DONE = "done"  # the address is the player's now
+    TAKEN = "taken"  # another player had confirmed it first
+    GONE = "gone"  # the code was used, replaced or worn out meanwhile
+
+
+class EmailStore(Protocol):
+    """Addresses: who owns each (`EMAIL#<address id>` / `OWNER`), the code confirming a player's new one
+    (`PLAYER#<id>` / `EMAIL_CODE`), sign-in codes (`SIGNIN#<address id>` / `CODE`) and the windows that
+    limit how often each is asked for (`LIMIT#<scope>#<key>` / `W#<window>`).
+
+    An address id is the SHA-256 of the normalized address (app.players.email.address_id).
+    """
+
+    def start_verification(self, player_id: str, pending: PendingCode) -> bool:
+        """Keep `pending` as the player's one code (replacing any earlier) and note `pending.email` on the
+        profile as awaiting it. False when there is no such player."""
+        ...
+
+    def verification(self, player_id: str) -> PendingCode | None:
+        """The player's pending confirmation code, expired or not (None when there is none)."""
+        ...
+
+    def confirm_email(
+        self, player_id: str, pending: PendingCode, *, address: str, previous: str, max_attempts: int
+    ) -> Confirmed:
+        """In one transaction: use up the code (still `pending.code_hash`, under `max_attempts` wrong
+        tries), claim `address` (an address id) for the player unless another player owns it, release
+        `previous` (the address id of the player's address before, or "") and put `pending.email` on
+        the profile as their address (no longer pending)."""
+        ...
+
+    def owner_of(self, address: str) -> str | None:
+        """The id of the player who confirmed the address with this id, if anyone did."""
+        ...
+
+    def put_sign_in_code(self, address: str, pending: PendingCode) -> None:
+        """Keep `pending` as the address's one sign-in code (replacing any earlier)."""
+        ...
+
+    def sign_in_code(self, address: str) -> PendingCode | None:
+        """The address's sign-in code, expired or not (None when there is none)."""
+        ...
+
+    def use_sign_in_code(self, address: str, code_hash: str, *, now: int, max_attempts: int) -> bool:
+        """Delete the code if it is still `code_hash`, unexpired at `now` and under `max_attempts` wrong
+        tries: True for the one request that does."""
+        ...
+
+    def count_wrong_code(self, key: CodeKey, code_hash: str, *, max_attempts: int) -> None:
+        """One more wrong try of the code, if it is still `code_hash` (a new code starts again at 0)."""
+        ...
+
+    def claim_slot(self, scope: str, key: str, *, window: int, limit: int, expires_at: int) -> bool:
+        """Count one request of `key` in `scope` during window number `window` unless `limit` were
+        already counted there: False when the window is full."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CodeKey:
+    """Which code: a player's confirmation code, or an address's sign-in code."""
+
+    kind: Literal["verify", "sign_in"]
+    owner: str  # the player id, or the address id

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from app.core.examples import PLAYER_ID, SESSION_ID, STAMP
+from app.core.records import PlayerRecord
 from app.core.request_fields import name_field
 from app.core.schema_base import Request, Schema, doc
 from app.players.accounts import DEFAULT_DEVICE
 from app.players.ports import SessionRecord
+
+EMAIL = "ada@example.com"
 
 
 class CreatePlayer(Request):
@@ -36,6 +39,33 @@ class PlayerOut(Schema):
     name: str = doc("Your name as others see it (in new games; started ones keep the old)", "Ada")
     session_id: str = doc(
         "The session this token belongs to (`s_legacy`: a token from before sessions)", SESSION_ID
+    )
+    email: str | None = doc(
+        "Your address (only you see it): the confirmed one, else the one awaiting its code, else null",
+        EMAIL,
+        default=None,
+    )
+    email_verified: bool = doc(
+        "Whether `email` is confirmed: then you can sign in with it on another device (POST /sessions)",
+        True,
+        default=False,
+    )
+    pending_email: str | None = doc(
+        "An address awaiting its confirmation code (POST /players/me/email/verify), else null",
+        "ada@new.example.com",
+        default=None,
+    )
+
+
+def player_out(player: PlayerRecord, session_id: str) -> PlayerOut:
+    """You, as only you see yourself (your address included)."""
+    return PlayerOut(
+        player_id=player.player_id,
+        name=player.name,
+        session_id=session_id,
+        email=player.email or player.pending_email or None,
+        email_verified=bool(player.email),
+        pending_email=player.pending_email or None,
     )
 
 

@@ -20,6 +20,7 @@ from app.players.schemas import (
     PlayerOut,
     RenamePlayer,
     SessionList,
+    player_out,
     session_out,
 )
 from handlers.http import (
@@ -155,7 +156,7 @@ def rename(body: RenamePlayer, signed: Signed, adapters: Adapters) -> Response[P
 
 
 def _player_out(player: PlayerRecord, session_id: str) -> PlayerOut:
-    return PlayerOut(player_id=player.player_id, name=player.name, session_id=session_id)
+    return player_out(player, session_id)
 
 
 @router.get(

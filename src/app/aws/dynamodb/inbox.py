@@ -51,10 +51,18 @@ class DynamoInboxStore(TableAdapter):
     def file_finished(self, entries: Sequence[Membership]) -> None:
         """Each finished entry into its player's history, and out of the range the inbox reads.
 
-        Plain writes: a finished game never changes again, so a replay writes the same items.
+        Plain writes: a finished game never changes again, so a replay writes the same items. Only
+        for members whose membership is still there (one read first): a deleted account's seat stays
+        in the game, and its history must not come back.
         """
+        keys = [membership_key(e.player_id, e.game_id) for e in entries]
+        present = (
+            {item["pk"]["S"].removeprefix("PLAYER#") for item in self.batch_get(keys)} if keys else set()
+        )
         requests: list[Any] = []
         for entry in entries:
+            if entry.player_id not in present:
+                continue
             requests.append(
                 {"PutRequest": {"Item": {**finished_membership_key(entry), **entry_attributes(entry)}}}
             )

@@ -1,14 +1,20 @@
-"""Player profiles: `PLAYER#<id>` / `PROFILE` (the name; a legacy token's hash, see sessions.py)."""
+"""Player profiles: `PLAYER#<id>` / `PROFILE` (the name; a legacy token's hash, see sessions.py), and
+the erasure of everything under a player's partition."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.items import player_key
-from app.aws.dynamodb.sessions import profile_from_item
+from app.aws.dynamodb.sessions import SESSION_PREFIX, profile_from_item
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
+
+# What one transaction may hold: the profile and up to 99 sessions go in the last one, together.
+TRANSACTION_LIMIT = 100
 
 
 class DynamoPlayerStore(TableAdapter):
@@ -45,4 +51,53 @@ class DynamoPlayerStore(TableAdapter):
             ConditionExpression="attribute_exists(pk)",
             ExpressionAttributeNames={"#name": "name"},
             ExpressionAttributeValues={":name": {"S": name}},
+        )
+
+    def delete_player_data(self, player_id: str) -> int:
+        """Every item of `PLAYER#<player_id>`, then the email ownership item the profile names, then the
+        sessions and the profile in one transaction (contract: app.players.ports.PlayerStore)."""
+        pk = f"PLAYER#{player_id}"
+        last: list[dict[str, Any]] = []
+        rest: list[dict[str, Any]] = []
+        email_hash = ""
+        for item in self.query_all(
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": {"S": pk}},
+            ProjectionExpression="pk, sk, email_hash",
+            ConsistentRead=True,
+        ):
+            key = {"pk": item["pk"], "sk": item["sk"]}
+            sk = item["sk"]["S"]
+            if sk == "PROFILE":
+                email_hash = item.get("email_hash", {}).get("S", "")
+                last.append(key)  # the profile ends the list: the last item deleted
+            elif sk.startswith(SESSION_PREFIX):
+                last.insert(0, key)
+            else:
+                rest.append(key)
+        self.batch_write([{"DeleteRequest": {"Key": key}} for key in rest])
+        deleted = len(rest)
+        if email_hash and self._release_email(player_id, email_hash):
+            deleted += 1
+        # Sessions beyond what one transaction holds go first; the profile and the rest go together.
+        early, final = last[:-TRANSACTION_LIMIT], last[-TRANSACTION_LIMIT:]
+        self.batch_write([{"DeleteRequest": {"Key": key}} for key in early])
+        if len(final) == 1:
+            self.client.delete_item(TableName=self.table_name, Key=final[0])
+        elif final:
+            self.client.transact_write_items(
+                TransactItems=[{"Delete": {"TableName": self.table_name, "Key": key}} for key in final]
+            )
+        return deleted + len(early) + len(final)
+
+    def _release_email(self, player_id: str, email_hash: str) -> bool:
+        """Delete `EMAIL#<hash>` / `OWNER` unless it names another owner (then it is theirs now)."""
+        return written_if_condition_held(
+            self.client.delete_item,
+            TableName=self.table_name,
+            Key={"pk": {"S": f"EMAIL#{email_hash}"}, "sk": {"S": "OWNER"}},
+            ConditionExpression=(
+                "attribute_exists(pk) AND (attribute_not_exists(player_id) OR player_id = :me)"
+            ),
+            ExpressionAttributeValues={":me": {"S": player_id}},
         )

@@ -32,6 +32,8 @@ def profile_from_item(item: dict[str, Any]) -> PlayerRecord:
         item.get("token_hash", {}).get("S", ""),
         item["created_at"]["S"],
         item.get("token_issued_at", {}).get("S", ""),
+        item.get("email", {}).get("S", ""),
+        item.get("pending_email", {}).get("S", ""),
     )
 
 

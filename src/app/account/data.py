@@ -1,0 +1,72 @@
+"""Everything stored about a player, gathered from every feature's port: what `GET /players/me/export`
+answers. Secrets stay out: no token or token hash, no webhook secret, no push endpoint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.records import GameRecord, PlayerRecord
+from app.core.services import Services
+from app.games import inbox as inbox_entries
+from app.notify.ports import Device, Preferences
+from app.players.accounts import SignedIn
+from app.players.ports import SessionRecord
+from app.webhooks.records import WebhookRecord
+from dixit.state import RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class GameData:
+    """One game the player is or was seated in, and the finished rounds they played."""
+
+    record: GameRecord
+    rounds: list[RoundResult]
+
+
+@dataclass(frozen=True, slots=True)
+class AccountData:
+    exported_at: str
+    player: PlayerRecord
+    sessions: list[SessionRecord]
+    devices: list[Device]
+    webhooks: list[WebhookRecord]
+    preferences: Preferences
+    games: list[GameData]
+
+
+def game_ids_of(services: Services, player_id: str) -> tuple[list[str], list[str]]:
+    """The games the player's inbox names: (active ones, finished ones, every page of the history)."""
+    active = [m.game_id for m in services.inbox.active_memberships(player_id)]
+    finished: list[str] = []
+    after: str | None = None
+    while True:
+        page, after = services.inbox.finished_memberships(player_id, inbox_entries.FINISHED_PAGE, after)
+        finished.extend(m.game_id for m in page)
+        if after is None:
+            break
+    # A game filed as finished a moment ago may still show as active: each game once.
+    return active, [g for g in dict.fromkeys(finished) if g not in active]
+
+
+def export(services: Services, signed: SignedIn) -> AccountData:
+    """The caller's profile, sessions, devices, webhooks, mutes and games (active and finished)."""
+    player = signed.player
+    player_id = player.player_id
+    active, finished = game_ids_of(services, player_id)
+    games: list[GameData] = []
+    for game_id in [*active, *finished]:
+        record = services.games.load_game(game_id)
+        if record is None or record.state.player(player_id) is None:
+            continue  # gone, or left in the moment between the inbox and the game
+        played = [r for r in services.games.list_rounds(game_id) if player_id in r.points]
+        games.append(GameData(record, played))
+    webhooks = sorted(services.webhooks.list_webhooks(player_id), key=lambda w: (w.created_at, w.webhook_id))
+    return AccountData(
+        exported_at=services.now_iso(),
+        player=player,
+        sessions=services.sessions.list_sessions(player_id),
+        devices=services.notifications.devices(player_id),
+        webhooks=webhooks,
+        preferences=services.notifications.preferences(player_id),
+        games=games,
+    )

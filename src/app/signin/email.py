@@ -1,0 +1,260 @@
+"""A player's email address: attaching it (a code mailed to it confirms it), and signing in with it on
+another device (a code mailed to it opens a session).
+
+Codes are six digits, kept only as a SHA-256 over their purpose, the address and the code, compared in
+constant time, used once, and dead after `MAX_ATTEMPTS` wrong tries or when they expire. Asking for a
+sign-in code answers the same, in about the same time and with the same reads and writes, whether or not
+the address belongs to anyone: only the mail itself is skipped for an address nobody confirmed, and the
+request is held to a time floor (`AppSettings.sign_in_floor_seconds`) that covers the mail's sending.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from urllib.parse import quote
+
+from app.core.errors import Conflict, InvalidInput, NotAuthenticated, RateLimited
+from app.core.records import PlayerRecord
+from app.core.services import Services
+from app.core.telemetry import logger
+from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.mail_templates import sign_in_code, verify_email
+from app.players.accounts import check_device, open_session
+from app.players.ports import CodeKey, Confirmed, PendingCode, SessionRecord
+
+SIGN_IN_SECONDS = 600  # a sign-in code works for 10 minutes
+VERIFY_SECONDS = 900  # a confirmation code for 15
+MAX_ATTEMPTS = 5  # wrong codes; the next try fails even with the right one
+WINDOW_SECONDS = 3_600  # every limit counts requests per hour
+
+SIGN_IN = "sign-in"
+VERIFY = "verify-email"
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """At most `limit` requests per hour for one key of `scope` (429 `code` with Retry-After past it)."""
+
+    scope: str
+    limit: int
+    code: str
+    detail: str
+
+
+CODES_PER_ADDRESS = Limit("signin-address", 5, "too_many_codes", "too many codes were sent to this address")
+CODES_PER_SOURCE = Limit("signin-source", 20, "too_many_requests", "too many sign-in requests from here")
+TRIES_PER_ADDRESS = Limit(
+    "verify-address", 10, "too_many_attempts", "too many codes were tried for this address"
+)
+TRIES_PER_SOURCE = Limit("verify-source", 50, "too_many_attempts", "too many codes were tried from here")
+ATTACH_PER_PLAYER = Limit("attach-player", 5, "too_many_codes", "you asked for too many confirmation codes")
+ATTACH_PER_ADDRESS = Limit("attach-address", 5, "too_many_codes", "too many codes were sent to this address")
+LIMITS = (
+    CODES_PER_ADDRESS,
+    CODES_PER_SOURCE,
+    TRIES_PER_ADDRESS,
+    TRIES_PER_SOURCE,
+    ATTACH_PER_PLAYER,
+    ATTACH_PER_ADDRESS,
+)
+
+_INVALID = ("code_invalid", "that is not the code we sent")
+_EXPIRED = ("code_expired", "that code has expired or was used up: ask for a new one")
+
+
+@dataclass(frozen=True, slots=True)
+class Attaching:
+    """A confirmation code is on its way to `email` (normalized); it works until `expires_at`."""
+
+    email: str
+    expires_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignInSent:
+    """What asking for a sign-in code answers, whoever the address belongs to."""
+
+    sent_to: str
+    expires_in: int
+
+
+def normalize(email: str) -> str:
+    """The address as it is compared and kept: without surrounding space, in lower case."""
+    return email.strip().lower()
+
+
+def address_id(email: str) -> str:
+    """What an address is stored under (its ownership, its sign-in code, its limits): a hash of it."""
+    return hashlib.sha256(f"email\x00{normalize(email)}".encode()).hexdigest()
+
+
+def source_id(source: str) -> str:
+    """What a request's source address is counted under (never the address itself)."""
+    return hashlib.sha256(f"source\x00{source}".encode()).hexdigest()
+
+
+def code_hash(purpose: str, context: str, code: str) -> str:
+    """A code as it is stored: bound to what it is for, so one sent for A never matches for B."""
+    return hashlib.sha256(f"{purpose}\x00{context}\x00{code}".encode()).hexdigest()
+
+
+def new_code() -> str:
+    return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def _claim(services: Services, limit: Limit, key: str) -> None:
+    now = services.now_epoch()
+    window = now // WINDOW_SECONDS
+    ends = (window + 1) * WINDOW_SECONDS
+    if not services.emails.claim_slot(limit.scope, key, window=window, limit=limit.limit, expires_at=ends):
+        raise RateLimited(limit.code, f"{limit.detail}; try again later", retry_after=max(1, ends - now))
+
+
+def _link(services: Services, fragment: str) -> str | None:
+    base = services.settings.web_base_url.rstrip("/")
+    return f"{base}/#/{fragment}" if base else None
+
+
+def _iso(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
+
+
+def _dead(services: Services, pending: PendingCode) -> bool:
+    return pending.attempts >= MAX_ATTEMPTS or services.now_epoch() >= pending.expires_at
+
+
+# Attaching an address
+
+
+def attach_email(services: Services, player: PlayerRecord, email: str) -> Attaching:
+    """Mail a confirmation code to `email`; the player's address changes only once it is confirmed.
+
+    Whether another player owns the address is not told here (only confirming it is refused).
+    """
+    if not services.mailer.configured:
+        raise MailNotConfigured()
+    address = normalize(email)
+    _claim(services, ATTACH_PER_PLAYER, player.player_id)
+    _claim(services, ATTACH_PER_ADDRESS, address_id(address))
+    code = new_code()
+    expires_at = services.now_epoch() + VERIFY_SECONDS
+    pending = PendingCode(code_hash(VERIFY, f"{player.player_id}\x00{address}", code), expires_at, 0, address)
+    if not services.emails.start_verification(player.player_id, pending):
+        raise NotAuthenticated("invalid_token", "the token is not valid")
+    services.mailer.send(
+        verify_email(address, code, _link(services, f"verify-email/{code}"), minutes=VERIFY_SECONDS // 60)
+    )
+    return Attaching(email=address, expires_at=_iso(expires_at))
+
+
+def confirm_email(services: Services, player: PlayerRecord, code: str) -> PlayerRecord:
+    """The code mailed to the player's pending address makes it theirs (and frees the one before)."""
+    store = services.emails
+    pending = store.verification(player.player_id)
+    if pending is None:
+        raise InvalidInput(*_INVALID)
+    if _dead(services, pending):
+        raise InvalidInput(*_EXPIRED)
+    expected = code_hash(VERIFY, f"{player.player_id}\x00{pending.email}", code)
+    if not hmac.compare_digest(expected, pending.code_hash):
+        store.count_wrong_code(
+            CodeKey("verify", player.player_id), pending.code_hash, max_attempts=MAX_ATTEMPTS
+        )
+        raise InvalidInput(*_INVALID)
+    before = player.email
+    previous = address_id(before) if before and before != pending.email else ""
+    outcome = store.confirm_email(
+        player.player_id,
+        pending,
+        address=address_id(pending.email),
+        previous=previous,
+        max_attempts=MAX_ATTEMPTS,
+    )
+    if outcome is Confirmed.TAKEN:
+        raise Conflict("email_taken", "another player has confirmed this address")
+    if outcome is Confirmed.GONE:
+        raise InvalidInput(*_EXPIRED)
+    return replace(player, email=pending.email, pending_email="")
+
+
+# Signing in with it
+
+
+def request_sign_in(services: Services, email: str, source: str) -> SignInSent:
+    """Mail a sign-in code to `email` if a player confirmed it; answer the same either way.
+
+    Both paths claim the same limits, read the owner, write a code (hashed) and build the mail; only the
+    send is skipped for an address nobody owns, and the answer waits until the floor has passed.
+    """
+    started = time.perf_counter()
+    if not services.mailer.configured:
+        raise MailNotConfigured()
+    address = normalize(email)
+    key = address_id(address)
+    _claim(services, CODES_PER_SOURCE, source_id(source))
+    _claim(services, CODES_PER_ADDRESS, key)
+    store = services.emails
+    owner = store.owner_of(key)
+    code = new_code()
+    store.put_sign_in_code(
+        key, PendingCode(code_hash(SIGN_IN, address, code), services.now_epoch() + SIGN_IN_SECONDS)
+    )
+    link = _link(services, f"sign-in/{quote(address, safe='')}/{code}")
+    mail = sign_in_code(address, code, link, minutes=SIGN_IN_SECONDS // 60)
+    if owner is not None:
+        try:
+            services.mailer.send(mail)
+        except (Suppressed, MailRefused, MailUnavailable) as failed:
+            # Answered as a sent mail all the same: an error here would tell that the address is a player's.
+            logger.warning("a sign-in mail was not sent", extra={"reason": failed.code})
+    _hold_to_floor(services, started)
+    return SignInSent(sent_to=email, expires_in=SIGN_IN_SECONDS)
+
+
+def _hold_to_floor(services: Services, started: float) -> None:
+    floor = services.settings.sign_in_floor_seconds
+    elapsed = time.perf_counter() - started
+    if floor <= 0:
+        return
+    if elapsed > floor:
+        # Past the floor, the time taken may tell a sent mail from a skipped one: worth knowing about.
+        logger.warning(
+            "a sign-in request took longer than its time floor", extra={"elapsed": round(elapsed, 3)}
+        )
+        return
+    services.pause(floor - elapsed)
+
+
+def verify_sign_in(
+    services: Services, email: str, code: str, device: str, source: str
+) -> tuple[PlayerRecord, SessionRecord, str]:
+    """The code mailed to `email` opens a new session of the player who owns the address."""
+    label = check_device(device)
+    address = normalize(email)
+    key = address_id(address)
+    _claim(services, TRIES_PER_SOURCE, source_id(source))
+    _claim(services, TRIES_PER_ADDRESS, key)
+    store = services.emails
+    pending = store.sign_in_code(key)
+    if pending is None:
+        raise InvalidInput(*_INVALID)
+    if _dead(services, pending):
+        raise InvalidInput(*_EXPIRED)
+    if not hmac.compare_digest(code_hash(SIGN_IN, address, code), pending.code_hash):
+        store.count_wrong_code(CodeKey("sign_in", key), pending.code_hash, max_attempts=MAX_ATTEMPTS)
+        raise InvalidInput(*_INVALID)
+    owner = store.owner_of(key)
+    player = None if owner is None else services.players.get_player(owner)
+    used = store.use_sign_in_code(key, pending.code_hash, now=services.now_epoch(), max_attempts=MAX_ATTEMPTS)
+    if not used:
+        raise InvalidInput(*_EXPIRED)
+    if player is None or player.email != address:
+        # The address is nobody's (now): the code was never mailed, or the address moved since.
+        raise InvalidInput(*_INVALID)
+    session, token = open_session(services, player, label)
+    return player, session, token

@@ -1,0 +1,57 @@
+"""The account as a whole: everything stored about you (export) and erasing it (delete).
+
+What a delete does, game by game, and what it keeps: app.account.erase and the README (Your data)."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from app.account import data as account_data
+from app.account import erase as account_erase
+from app.account.schemas import AccountExport, account_export
+from handlers.http import BEARER, Adapters, Signed, json_response
+from handlers.problems import answers
+
+router = APIGatewayRouter()
+
+
+@router.get(
+    "/players/me/export",
+    tags=["players"],
+    summary="Everything stored about you, as one JSON document (never a token, hash or secret)",
+    description=(
+        "Your profile, sessions, push devices, webhooks, mutes, and every game you are in or finished "
+        "with the rounds you played. Served as an attachment, never cached."
+    ),
+    security=BEARER,
+    **answers({200: {"description": "Your data"}}, 401),
+)
+def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
+    document = account_export(account_data.export(adapters, signed), adapters.images)
+    filename = f"dixit-data-{signed.player.player_id}.json"
+    return json_response(
+        document,
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@router.delete(
+    "/players/me",
+    tags=["players"],
+    summary="Delete your account: every token of yours stops working",
+    description=(
+        "Your sessions, devices, webhooks, mutes, email address, inbox and history go, and the profile "
+        "last. You leave your lobbies; in games already started or finished your seat stays, named "
+        '"Deleted player" (a started game\'s timeout policy plays on without you). A 503 means part '
+        "is done: send the same request again with the same token."
+    ),
+    security=BEARER,
+    **answers({204: {"description": "Deleted", "content": {}}}, 401, 409),
+)
+def delete_me(signed: Signed, adapters: Adapters) -> Response[None]:
+    account_erase.erase(adapters, signed)
+    return Response(status_code=204)

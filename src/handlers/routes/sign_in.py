@@ -1,0 +1,123 @@
+"""Email: attaching an address to you (confirmed by a mailed code), and signing in with it elsewhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.request import Request
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from app.players.schemas import PlayerOut, player_out
+from app.signin import email as emails
+from app.signin.schemas import (
+    AttachEmail,
+    ConfirmEmail,
+    EmailAttaching,
+    RequestSignIn,
+    SignedIn,
+    SignInSent,
+    VerifySignIn,
+)
+from handlers.http import BEARER, Adapters, Signed, accepted, created, json_response, location, to_response
+from handlers.problems import answers
+
+router = APIGatewayRouter()
+
+
+def source_ip(request: Request) -> str:
+    """Where the request came from, as API Gateway saw it (what the per-source limits count)."""
+    context = request.resolved_event.raw_event.get("requestContext") or {}
+    identity = context.get("identity") or {}
+    return str(identity.get("sourceIp") or "unknown")
+
+
+@router.post(
+    "/players/me/email",
+    tags=["email"],
+    summary="Attach an email address to you: a six-digit code and a link are mailed there to confirm it",
+    description=(
+        "Your address changes only once the code is confirmed (POST /players/me/email/verify); until then "
+        "the one you had stays. Whether another player has this address is not told here. At most 5 "
+        "codes per hour for you and for the address (429 `too_many_codes`)."
+    ),
+    security=BEARER,
+    **answers(accepted("The code is on its way", "/players/me"), 400, 401, 413, 415, 429, 501),
+)
+def attach_email(
+    request: Request, body: AttachEmail, signed: Signed, adapters: Adapters
+) -> Response[EmailAttaching]:
+    sent = emails.attach_email(adapters, signed.player, body.email)
+    return json_response(
+        EmailAttaching(email=sent.email, expires_at=sent.expires_at),
+        status=202,
+        headers={"Location": location(request, "/players/me"), "Cache-Control": "no-store"},
+    )
+
+
+@router.post(
+    "/players/me/email/verify",
+    tags=["email"],
+    summary="Confirm the address you attached with the code mailed to it",
+    description=(
+        "422 `code_invalid` for a wrong code; `code_expired` once it is past its 15 minutes, used, or "
+        "after 5 wrong tries (even the right code then). 409 `email_taken`: another player confirmed it."
+    ),
+    security=BEARER,
+    **answers({200: {"description": "You, with your confirmed address"}}, 400, 401, 409, 413, 415),
+)
+def confirm_email(body: ConfirmEmail, signed: Signed, adapters: Adapters) -> Response[PlayerOut]:
+    player = emails.confirm_email(adapters, signed.player, body.code)
+    return json_response(player_out(player, signed.session_id), headers={"Cache-Control": "no-store"})
+
+
+@router.post(
+    "/sessions",
+    tags=["email"],
+    summary="Sign in on another device: a six-digit code and a link are mailed to your confirmed address",
+    description=(
+        "Always the same answer, in about the same time, whether or not the address is a player's: only "
+        "a confirmed address gets mail. The code works once, for 10 minutes. At most 5 codes per address "
+        "and 20 requests per source address an hour (429 `too_many_codes`, `too_many_requests`)."
+    ),
+    **answers(
+        accepted("A code is on its way if the address is a player's", "/sessions/verify"),
+        400,
+        413,
+        415,
+        429,
+        501,
+    ),
+)
+def request_sign_in(request: Request, body: RequestSignIn, adapters: Adapters) -> Response[SignInSent]:
+    sent = emails.request_sign_in(adapters, body.email, source_ip(request))
+    return json_response(
+        SignInSent(sent_to=sent.sent_to, expires_in=sent.expires_in),
+        status=202,
+        headers={"Location": location(request, "/sessions/verify"), "Cache-Control": "no-store"},
+    )
+
+
+@router.post(
+    "/sessions/verify",
+    tags=["email"],
+    summary="Trade the mailed code for a new session on this device (its token is shown once)",
+    description=(
+        "422 `code_invalid` for a wrong code (or an address nobody confirmed); `code_expired` once it is "
+        "past its 10 minutes, used, or after 5 wrong tries (even the right code then). At most 10 tries "
+        "per address and 50 per source address an hour (429 `too_many_attempts`)."
+    ),
+    **answers(created("You, with the new session's token", "/players/me"), 400, 413, 415, 429),
+)
+def verify_sign_in(request: Request, body: VerifySignIn, adapters: Adapters) -> Response[SignedIn]:
+    player, session, token = emails.verify_sign_in(
+        adapters, body.email, body.code, body.device, source_ip(request)
+    )
+    shown = SignedIn(player_id=player.player_id, name=player.name, session_id=session.session_id, token=token)
+    answer: dict[str, Any] = {
+        "status": 201,
+        "body": shown.model_dump(mode="json"),
+        # A token must not linger in a shared cache or the browser's history of responses.
+        "headers": {"Location": location(request, "/players/me"), "Cache-Control": "no-store"},
+    }
+    return to_response(answer)

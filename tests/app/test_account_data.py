@@ -1,0 +1,196 @@
+"""app.account: the export of everything stored about a player, and the erasure of their account, on
+the in-memory doubles and on DynamoDB (moto) alike."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from app.account import data as account_data
+from app.account import erase as account_erase
+from app.account.schemas import account_export
+from app.core.errors import NotAuthenticated, StoreUnavailable
+from app.core.records import GameRecord, PlayerRecord, Visibility
+from app.core.services import Services
+from app.games import inbox
+from app.games import play as games
+from app.notify.channels import Platform
+from app.notify.ports import Device
+from app.players import accounts
+from app.players.accounts import SignedIn
+from app.webhooks.records import WebhookRecord
+from dixit.bots import RandomBot, next_mover
+from dixit.engine import DELETED_PLAYER_NAME
+from dixit.moves import Join, Start
+from dixit.state import Phase
+from dixit.views import view_for
+from tests.fakes.push import MemoryNotifier
+
+ENDPOINT = "arn:aws:sns:us-east-1:000000000000:endpoint/fcm/dixit/1"
+
+
+@pytest.fixture
+def services(services: Services) -> Services:
+    # Push endpoints in memory, whichever store: the delete must reach them through the channel.
+    return replace(services, push=MemoryNotifier())
+
+
+def _register(services: Services, count: int) -> list[tuple[PlayerRecord, str]]:
+    return [accounts.register(services, f"Player {n}") for n in range(count)]
+
+
+def _signed(services: Services, token: str) -> SignedIn:
+    return accounts.authenticate(services, f"Bearer {token}")
+
+
+def _write(services: Services, played: games.Played) -> GameRecord:
+    """The move's record, and its inbox entries as the stream consumer would write them."""
+    assert played.record is not None
+    if played.previous is not None:
+        inbox.refresh(services.inbox, played.previous.state, played.record.state, played.record.updated_at)
+    return played.record
+
+
+def _lobby(services: Services, seats: list[PlayerRecord], **rules: Any) -> GameRecord:
+    host, *guests = seats
+    record = games.create_game(
+        services, host, rules="classic", decks=None, max_players=None, visibility=Visibility.PUBLIC,
+        target_score=rules.get("target_score"),
+    ).record  # fmt: skip
+    assert record is not None
+    for guest in guests:
+        record = _write(
+            services, games.play(services, guest, record.game_id, Join(guest.player_id, guest.name))
+        )
+    return record
+
+
+def _started(services: Services, seats: list[PlayerRecord], **rules: Any) -> GameRecord:
+    record = _lobby(services, seats, **rules)
+    return _write(services, games.play(services, seats[0], record.game_id, Start(seats[0].player_id)))
+
+
+def _play_out(services: Services, seats: list[PlayerRecord], record: GameRecord, seed: int = 1) -> GameRecord:
+    """Bots play every seat still held by someone (by id) until the game ends."""
+    by_id = {p.player_id: p for p in seats}
+    bots = {pid: RandomBot(pid, seed * 100 + i) for i, pid in enumerate(record.state.player_ids)}
+    while (mover := next_mover(record.state)) is not None:
+        move = bots[mover].choose(view_for(record.state, mover))
+        assert move is not None
+        record = _write(services, games.play(services, by_id[mover], record.game_id, move))
+    return record
+
+
+@pytest.fixture
+def account(services: Services) -> dict[str, Any]:
+    """Player 0 with a finished game, a running one, a lobby they host, a device, a webhook and mutes."""
+    (me, token), (a, _), (b, _), (c, _) = _register(services, 4)
+    done = _play_out(services, [me, a, b], _started(services, [me, a, b], target_score=3))
+    assert done.state.phase is Phase.FINISHED
+    live = _started(services, [me, a, b])
+    waiting = _lobby(services, [me, c])
+    services.notifications.put_device(me.player_id, Device("phone-1", Platform.FCM, ENDPOINT, "2026-03-01"))
+    services.notifications.set_game_muted(me.player_id, live.game_id, True)
+    hook = WebhookRecord(
+        "wh_0000000000000001", me.player_id, "https://x.example", ("turn.owed",), "whsec_s", "t"
+    )
+    assert services.webhooks.create_webhook(hook, max_per_player=5)
+    return {"me": me, "token": token, "others": [a, b, c], "done": done, "live": live, "lobby": waiting}
+
+
+def test_the_export_names_every_game_and_only_the_rounds_played(
+    services: Services, account: dict[str, Any]
+) -> None:
+    data = account_data.export(services, _signed(services, account["token"]))
+    games_by_id = {g.record.game_id: g for g in data.games}
+    assert set(games_by_id) == {account["done"].game_id, account["live"].game_id, account["lobby"].game_id}
+    rounds = services.games.list_rounds(account["done"].game_id)
+    assert games_by_id[account["done"].game_id].rounds == rounds
+    assert rounds
+    assert games_by_id[account["lobby"].game_id].rounds == []
+    assert [d.device_id for d in data.devices] == ["phone-1"]
+    assert data.preferences.muted_games == {account["live"].game_id}
+    text = account_export(data, services.images).model_dump_json()
+    for hidden in ("whsec_s", ENDPOINT, account["token"], data.sessions[0].token_hash):
+        assert hidden not in text
+
+
+def test_erasing_leaves_the_lobby_renames_the_seats_and_empties_the_partition(
+    services: Services, account: dict[str, Any]
+) -> None:
+    me = account["me"]
+    account_erase.erase(services, _signed(services, account["token"]))
+
+    with pytest.raises(NotAuthenticated):
+        _signed(services, account["token"])
+    assert services.players.get_player(me.player_id) is None
+    assert services.sessions.list_sessions(me.player_id) == []
+    assert services.webhooks.list_webhooks(me.player_id) == []
+    assert services.notifications.devices(me.player_id) == []
+    assert services.notifications.preferences(me.player_id).muted_games == frozenset()
+    assert services.inbox.active_memberships(me.player_id) == []
+    assert services.inbox.finished_memberships(me.player_id, 20, None) == ([], None)
+    assert isinstance(services.push, MemoryNotifier)
+    assert services.push.deleted == [ENDPOINT]
+
+    for key in ("done", "live"):
+        state = games.load_game(services, account[key].game_id).state
+        seat = state.player(me.player_id)
+        assert seat is not None
+        assert seat.name == DELETED_PLAYER_NAME
+        assert state.version == account[key].version + 1
+    lobby = games.load_game(services, account["lobby"].game_id).state
+    assert lobby.player(me.player_id) is None
+    assert lobby.host_id == account["others"][2].player_id
+    # The others keep their inbox entries and history.
+    a = account["others"][0]
+    assert [m.game_id for m in services.inbox.active_memberships(a.player_id)] == [account["live"].game_id]
+
+
+def test_a_game_finishing_after_the_delete_files_no_history_for_the_deleted_seat(
+    services: Services, account: dict[str, Any]
+) -> None:
+    me, (a, b, _) = account["me"], account["others"]
+    account_erase.erase(services, _signed(services, account["token"]))
+    record = games.load_game(services, account["live"].game_id)
+    finished = replace(record.state.copy(), phase=Phase.FINISHED, round=None)
+    inbox.refresh(services.inbox, record.state, finished, record.updated_at)
+    assert services.inbox.finished_memberships(me.player_id, 20, None) == ([], None)
+    assert len(services.inbox.finished_memberships(a.player_id, 20, None)[0]) == 2
+    assert len(services.inbox.finished_memberships(b.player_id, 20, None)[0]) == 2
+
+
+def test_an_interrupted_erase_is_finished_by_a_retry_with_the_same_token(
+    services: Services, account: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    me = account["me"]
+    real = services.players.delete_player_data
+
+    def fails(player_id: str) -> int:
+        raise StoreUnavailable()
+
+    monkeypatch.setattr(services, "players", _Failing(services.players, fails))
+    with pytest.raises(StoreUnavailable):
+        account_erase.erase(services, _signed(services, account["token"]))
+    signed = _signed(services, account["token"])  # still signed in: the profile goes last
+    assert signed.player.player_id == me.player_id
+
+    monkeypatch.setattr(services, "players", _Failing(services.players, real))
+    account_erase.erase(services, signed)
+    with pytest.raises(NotAuthenticated):
+        _signed(services, account["token"])
+    # The retry renamed nothing twice.
+    state = games.load_game(services, account["done"].game_id).state
+    assert state.version == account["done"].version + 1
+
+
+class _Failing:
+    """A PlayerStore whose delete_player_data is `delete`, the rest the store's own."""
+
+    def __init__(self, store: Any, delete: Any) -> None:
+        self._store, self.delete_player_data = store, delete
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)

@@ -1,0 +1,204 @@
+// The account side of the client, worked out without a DOM or fetch (so `node --test tests/web/` checks it):
+// which screen an address names, the checks on an email address and a mailed code, the rows of the
+// sessions list, what the email part of the account screen shows, and the API's problems in words.
+
+const CODE_LENGTH = 6;
+const DEFAULT_DEVICE = "unnamed device"; // what the API names a session opened without a label
+const HOUR = 3600 * 1000;
+const DAY = 24 * HOUR;
+
+function decoded(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part; // a stray "%" in a hand-typed address: use it as it is
+  }
+}
+
+// "#/sign-in/ada%40example.org/123456" → {name: "sign-in-link", email, code}, and so on for every route.
+export function parseRoute(hash) {
+  const parts = String(hash || "")
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter(Boolean)
+    .map(decoded);
+  const [first, second, third] = parts;
+  if (first === "sign-in" && second && third) return { name: "sign-in-link", email: second, code: third };
+  if (first === "sign-in") return { name: "sign-in" };
+  if (first === "verify-email" && second) return { name: "verify-email", code: second };
+  if (first === "account") return { name: "account" };
+  if (first === "new") return { name: "new" };
+  if (first === "join" && second) return { name: "join", gameId: second, inviteCode: third };
+  if (first === "game" && second) return { name: "game", gameId: second };
+  return { name: "inbox" };
+}
+
+// Which screen draws the route: without a token only the start screen and the sign-in ones can help.
+export function screenFor(route, signedIn) {
+  if (route.name === "sign-in-link") return "sign-in-link";
+  if (route.name === "verify-email") return signedIn ? "verify-email" : "verify-email-elsewhere";
+  if (!signedIn) return route.name === "sign-in" ? "sign-in" : "register";
+  return route.name === "sign-in" ? "inbox" : route.name;
+}
+
+export const signInHash = (email, code) => `#/sign-in/${encodeURIComponent(email)}/${encodeURIComponent(code)}`;
+
+// --- what the player types ---------------------------------------------------------------------------
+
+// People copy codes as "123 456" or "123-456": only the digits count.
+export const cleanCode = (text) => String(text ?? "").replace(/[\s-]/g, "");
+
+export function codeProblem(text) {
+  const code = cleanCode(text);
+  if (code === "") return `Enter the ${CODE_LENGTH}-digit code from the mail.`;
+  if (!/^\d+$/.test(code)) return "The code has digits only.";
+  if (code.length !== CODE_LENGTH) return `The code has ${CODE_LENGTH} digits; this has ${code.length}.`;
+  return null;
+}
+
+export const codeReady = (text) => codeProblem(text) === null;
+
+export function emailProblem(text) {
+  const email = String(text ?? "").trim();
+  if (email === "") return "Enter your email address.";
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return "That does not look like an email address.";
+  return null;
+}
+
+export const deleteReady = (typed, name) => String(typed ?? "").trim() !== "" && String(typed).trim() === name;
+
+// --- devices and sessions ----------------------------------------------------------------------------
+
+// A label for this device in the sessions list, from the browser's user agent: "Chrome on Android".
+export function deviceLabel(userAgent) {
+  const ua = String(userAgent || "");
+  const browsers = [
+    [/Edg\//, "Edge"],
+    [/SamsungBrowser/, "Samsung Internet"],
+    [/Firefox\/|FxiOS/, "Firefox"],
+    [/CriOS|Chrome\/|Chromium/, "Chrome"],
+    [/Safari\//, "Safari"],
+  ];
+  const systems = [
+    [/iPhone/, "iPhone"],
+    [/iPad/, "iPad"],
+    [/Android/, "Android"],
+    [/CrOS/, "ChromeOS"],
+    [/Windows/, "Windows"],
+    [/Macintosh|Mac OS X/, "Mac"],
+    [/Linux/, "Linux"],
+  ];
+  const browser = browsers.find(([re]) => re.test(ua))?.[1];
+  const system = systems.find(([re]) => re.test(ua))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser || system || "Web browser";
+}
+
+function dateText(when) {
+  return when.toLocaleDateString([], { dateStyle: "medium" });
+}
+
+// The API records a session's last use to within an hour, so nothing finer is claimed here.
+export function lastUsedText(iso, now = new Date()) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return "Last use unknown";
+  const ago = now.getTime() - when.getTime();
+  if (ago < HOUR) return "Last used in the last hour";
+  if (ago < DAY) return `Last used ${Math.floor(ago / HOUR)} hour${ago < 2 * HOUR ? "" : "s"} ago`;
+  if (ago < 7 * DAY) return `Last used ${Math.floor(ago / DAY)} day${ago < 2 * DAY ? "" : "s"} ago`;
+  return `Last used on ${dateText(when)}`;
+}
+
+function deviceName(device) {
+  const text = String(device || "").trim();
+  if (!text || text === DEFAULT_DEVICE) return "Unnamed device";
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// This device first, then the others, most recently used first.
+export function sessionRows(sessions, now = new Date()) {
+  const rows = (sessions || []).map((s) => {
+    const device = deviceName(s.device);
+    const since = new Date(s.created_at);
+    return {
+      id: s.session_id,
+      device,
+      current: Boolean(s.current),
+      lastUsed: s.current ? "In use now" : lastUsedText(s.last_used_at, now),
+      since: Number.isNaN(since.getTime()) ? "" : `Signed in on ${dateText(since)}`,
+      signOut: s.current ? null : { text: "Sign out this device", label: `Sign out ${device}` },
+      usedAt: Date.parse(s.last_used_at) || 0,
+    };
+  });
+  return rows.sort((a, b) => Number(b.current) - Number(a.current) || b.usedAt - a.usedAt);
+}
+
+export const othersSignedIn = (sessions) => (sessions || []).some((s) => !s.current);
+
+// --- the email part of the account screen -------------------------------------------------------------
+
+// What it shows: a form to add an address ("add"), the code sent to one ("code"), or the verified one.
+// `pending` is this screen's own answer from POST /players/me/email; `changing` is a tap on "Change".
+// The API keeps a confirmed address until a new one is confirmed (`pending_email` waits for its code).
+export function emailPanel(me, { pending = null, changing = false } = {}) {
+  const confirmed = me?.email_verified ? me.email || null : null;
+  const keeps = (address) => (confirmed && confirmed !== address ? confirmed : null);
+  if (pending) {
+    const address = pending.email;
+    return { step: "code", address, expiresAt: pending.expires_at ?? null, earlier: false, keeps: keeps(address) };
+  }
+  if (changing) return { step: "add", heading: "Keep my games: add your email", current: confirmed || me?.email || null };
+  // An address added earlier whose code was never entered: enter it now, or have a new one sent.
+  const waiting = me?.pending_email || (me?.email && !me.email_verified ? me.email : null);
+  if (waiting) return { step: "code", address: waiting, expiresAt: null, earlier: true, keeps: keeps(waiting) };
+  if (confirmed) return { step: "verified", address: confirmed, heading: "Your email" };
+  return { step: "add", heading: "Keep my games: add your email", current: null };
+}
+
+export function codeSentText(panel) {
+  const sent = panel.earlier
+    ? `A code was sent to ${panel.address} earlier. Enter it here, or have a new one sent.`
+    : `We sent a code to ${panel.address}. Enter it here, or open the link in the mail.`;
+  return panel.keeps ? `${sent} Until then, ${panel.keeps} stays your address.` : sent;
+}
+
+export function expiryText(iso) {
+  const when = new Date(iso);
+  if (!iso || Number.isNaN(when.getTime())) return null;
+  return `The code works until ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+}
+
+// --- the API's problems in words -----------------------------------------------------------------------
+
+const FIELD_WORDS = { name: "Your name", email: "The email address", code: "The code", device: "The device name" };
+const TYPE_WORDS = {
+  missing: "is missing",
+  string_too_short: "is empty",
+  string_too_long: "is too long",
+  string_pattern_mismatch: "has characters that are not allowed",
+  string_type: "must be text",
+};
+
+function sentence(text) {
+  const t = String(text).trim();
+  if (!t) return t;
+  const capital = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+// The problem+json body in words: each invalid field as a sentence when the API lists them, else its
+// detail as the API words it, else its title, else the status line. Never the machine code alone.
+export function problemText(body, status, statusText = "") {
+  const fields = (Array.isArray(body?.errors) ? body.errors : [])
+    .map((e) => {
+      const loc = (e.loc || []).filter((p) => p !== "body");
+      const field = FIELD_WORDS[loc[loc.length - 1]] || (loc.length ? `The field ${loc.join(".")}` : null);
+      const limit = /at most (\d+) character/.exec(e.msg || "");
+      const words = e.type === "string_too_long" && limit ? `is too long: at most ${limit[1]} characters` : null;
+      const what = words || TYPE_WORDS[e.type] || (e.msg ? String(e.msg).replace(/^./, (c) => c.toLowerCase()) : null);
+      return field && what ? sentence(`${field} ${what}`) : null;
+    })
+    .filter(Boolean);
+  if (fields.length) return fields.join(" ");
+  return body?.detail || body?.title || `${status} ${statusText || "error"}`.trim();
+}
