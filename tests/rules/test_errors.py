@@ -378,7 +378,8 @@ DEVICE_CODES = {"blank_device", "device_too_long"}
 
 
 @pytest.mark.parametrize(
-    ("label", "code"), [("   ", "blank_device"), ("d" * 41, "device_too_long"), ("\U0001F600" * 21, "device_too_long")]
+    ("label", "code"),
+    [("   ", "blank_device"), ("d" * 41, "device_too_long"), ("\U0001f600" * 21, "device_too_long")],
 )
 def test_a_device_label_is_held_to_a_names_rules_with_codes_of_its_own(label: str, code: str) -> None:
     with pytest.raises(InvalidMoveError) as refused:
