@@ -73,7 +73,7 @@ def test_the_gateway_serves_the_mailbox_before_any_route_and_the_template_has_no
     gateway = Gateway(routes, no_handler, local_routes={MAILBOX_PATH: mailbox.as_json})
     answer = gateway.handle("GET", f"{MAILBOX_PATH}?limit=5", [], b"")
     assert answer.status == 200
-    assert json.loads(answer.body)[0]["to"] == ["p1@example.com"]
+    assert json.loads(answer.body)[0]["to"] == "p1@example.com"
     # Without a mailbox (any other gateway), the path is no route at all.
     assert Gateway(routes, no_handler).handle("GET", MAILBOX_PATH, [], b"").status == 404
 
@@ -127,8 +127,8 @@ def test_mail_the_app_sends_is_printed_and_listed_newest_first(served: Served) -
     assert headers["content-type"] == "application/json"
     listed = json.loads(body)
     assert [(mail["to"], mail["subject"], mail["text"], mail["html"]) for mail in listed[:2]] == [
-        (["ana@example.com"], second.subject, second.text, second.html),
-        (["ana@example.com"], first.subject, first.text, first.html),
+        ("ana@example.com", second.subject, second.text, second.html),
+        ("ana@example.com", first.subject, first.text, first.html),
     ]
     assert listed[0]["sent_at"] >= listed[1]["sent_at"]
 

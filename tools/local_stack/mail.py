@@ -91,7 +91,8 @@ class Mailbox:
         raw = (parse_qs(query).get("limit") or [str(DEFAULT_LIMIT)])[0]
         if not raw.isdigit():
             return problem(400, "Bad Request", "invalid_limit", f"limit must be 0 to {self.kept}")
-        mails = [asdict(mail) for mail in self.latest(min(int(raw), self.kept))]
+        # `to` as one string, as a mail client shows it (the app sends each mail to one address).
+        mails = [{**asdict(mail), "to": ", ".join(mail.to)} for mail in self.latest(min(int(raw), self.kept))]
         body = json.dumps(mails).encode("utf-8")
         return HttpResponse(200, [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body)
 
