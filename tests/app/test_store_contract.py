@@ -172,6 +172,9 @@ def finish_for(store: Any, player_id: str, count: int) -> list[str]:
     for n in range(count):
         record = game(f"g_{n + 100:016x}")
         store.create_game(record, memberships=[entry(record, "p_host", phase=Phase.LOBBY)])
+        if player_id != "p_host":  # a member, as everyone whose game finishes is
+            seated = joined(record, player_id)
+            store.save_game(GameWrite(seated, expected_version=record.version, joined=[player_id]))
         done = entry(
             record, player_id, phase=Phase.FINISHED, updated_at=f"2026-03-01T12:{n:02d}:00.000+00:00"
         )
