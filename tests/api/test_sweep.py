@@ -20,6 +20,7 @@ from app.core import services
 from app.core.records import GameRecord
 from app.core.settings import get_settings
 from app.core.telemetry import metrics
+from app.games import due_index
 from app.games.due_index import shard_of
 from app.notify.delivery import Delivery
 from app.sweep import sweep
@@ -248,8 +249,14 @@ def test_a_sweep_stops_before_its_time_runs_out_and_the_next_run_finishes(
     games = [started([players[i], players[i + 1], players[i + 2]]) for i in range(0, 12, 3)]
     at = T0 + 24 * HOUR
 
-    # 10 s left, and every look at the clock costs 1 s: the 3 s reserve is reached part-way.
-    first = sweep_at(at, CountdownContext(start_ms=10_000, step_ms=1_000))
+    # Every look at the clock costs 1 s, and the sweep looks once per shard page and once per game, in
+    # shard order from the run's first shard. Games land in shards by their random ids, so the budget is
+    # set from where they landed: enough looks to reach the first game, never enough for all four.
+    first_shard = (int(at.timestamp()) // 60) % len(due_index.shards())
+    order = due_index.shards()[first_shard:] + due_index.shards()[:first_shard]
+    nearest = min(order.index(shard_of(game_id)) for game_id in games)
+    looks_to_first_game = nearest + 2  # each shard page up to the game's, then the game itself
+    first = sweep_at(at, CountdownContext(start_ms=3_000 + 1_000 * looks_to_first_game, step_ms=1_000))
     assert first["stopped_early"] is True
     assert 0 < first["games_due"] < len(games)
 
