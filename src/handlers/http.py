@@ -110,6 +110,11 @@ def accepted(description: str, where: str) -> dict[int, OpenAPIResponse]:
     return {202: _with_location(description, f"Where to watch what it set off: {where}")}
 
 
+def no_content(description: str) -> dict[int, OpenAPIResponse]:
+    """A 204 answer: done, and nothing to show."""
+    return {204: {"description": description, "content": {}}}
+
+
 def _with_location(description: str, meaning: str) -> OpenAPIResponse:
     return {"description": description, "headers": {"Location": header(meaning, required=True)}}
 
@@ -165,6 +170,18 @@ def json_response(
     model: BaseModel, status: int = 200, headers: dict[str, str] | None = None
 ) -> Response[Any]:
     return to_response({"status": status, "body": model.model_dump(mode="json"), "headers": headers})
+
+
+def done() -> Response[None]:
+    """The 204 No Content answer of a route that only acts."""
+    return Response(status_code=204)
+
+
+def no_store_response(request: Request, model: BaseModel, status: int, where: str) -> Response[Any]:
+    """An answer no cache may keep (it shows a token or a secret once, or a code's news), with the
+    Location of `where`."""
+    headers = {"Location": location(request, where), "Cache-Control": "no-store"}
+    return json_response(model, status=status, headers=headers)
 
 
 def request_key(

@@ -107,6 +107,18 @@ def new_code() -> str:
     return f"{secrets.randbelow(1_000_000):06d}"
 
 
+def _claim_signing_in(
+    services: Services, email: str, source: str, *, per_source: Limit, per_address: Limit
+) -> tuple[str, str]:
+    """Count a sign-in step against its source's limit, then its address's: the normalized address and
+    its id."""
+    address = normalize(email)
+    key = address_id(address)
+    _claim(services, per_source, source_id(source))
+    _claim(services, per_address, key)
+    return address, key
+
+
 def _claim(services: Services, limit: Limit, key: str) -> None:
     now = services.now_epoch()
     window = now // WINDOW_SECONDS
@@ -194,10 +206,9 @@ def request_sign_in(services: Services, email: str, source: str) -> SignInSent:
     started = time.perf_counter()
     if not services.mailer.configured:
         raise MailNotConfigured()
-    address = normalize(email)
-    key = address_id(address)
-    _claim(services, CODES_PER_SOURCE, source_id(source))
-    _claim(services, CODES_PER_ADDRESS, key)
+    address, key = _claim_signing_in(
+        services, email, source, per_source=CODES_PER_SOURCE, per_address=CODES_PER_ADDRESS
+    )
     store = services.emails
     owner = store.owner_of(key)
     code = new_code()
@@ -235,10 +246,9 @@ def verify_sign_in(
 ) -> tuple[PlayerRecord, SessionRecord, str]:
     """The code mailed to `email` opens a new session of the player who owns the address."""
     label = check_device(device)
-    address = normalize(email)
-    key = address_id(address)
-    _claim(services, TRIES_PER_SOURCE, source_id(source))
-    _claim(services, TRIES_PER_ADDRESS, key)
+    address, key = _claim_signing_in(
+        services, email, source, per_source=TRIES_PER_SOURCE, per_address=TRIES_PER_ADDRESS
+    )
     store = services.emails
     pending = store.sign_in_code(key)
     if pending is None:

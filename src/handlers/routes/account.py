@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from app.account import data as account_data
 from app.account import erase as account_erase
 from app.account.schemas import AccountExport, account_export
-from handlers.http import BEARER, Adapters, Signed, json_response
+from handlers.http import BEARER, Adapters, Signed, done, json_response, no_content
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -50,8 +50,8 @@ def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
         "is done: send the same request again with the same token."
     ),
     security=BEARER,
-    **answers({204: {"description": "Deleted", "content": {}}}, 401, 409),
+    **answers(no_content("Deleted"), 401, 409),
 )
 def delete_me(signed: Signed, adapters: Adapters) -> Response[None]:
     account_erase.erase(adapters, signed)
-    return Response(status_code=204)
+    return done()

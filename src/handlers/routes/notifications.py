@@ -32,6 +32,7 @@ from handlers.http import (
     accepted,
     check_game_id,
     created,
+    done,
     json_response,
     location,
     request_key,
@@ -101,7 +102,7 @@ def get_devices(player: Caller, adapters: Adapters) -> Response[Devices]:
 )
 def delete_device(device_id: DeviceId, player: Caller, adapters: Adapters) -> Response[None]:
     delivery.remove_device(_delivery(adapters), player, device_id)
-    return Response(status_code=204)
+    return done()
 
 
 @router.put(

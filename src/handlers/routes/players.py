@@ -31,10 +31,11 @@ from handlers.http import (
     IdempotencyKey,
     Signed,
     created,
+    done,
     json_response,
-    location,
+    no_content,
+    no_store_response,
     poll_headers,
-    to_response,
 )
 from handlers.problems import answers
 
@@ -54,13 +55,7 @@ def register(request: Request, body: CreatePlayer, adapters: Adapters) -> Respon
 
 def _token_answer(request: Request, shown: PlayerCreated) -> Response[Any]:
     # A token must not linger in a shared cache or the browser's history of responses.
-    return to_response(
-        {
-            "status": 201,
-            "body": shown.model_dump(mode="json"),
-            "headers": {"Location": location(request, "/players/me"), "Cache-Control": "no-store"},
-        }
-    )
+    return no_store_response(request, shown, 201, "/players/me")
 
 
 @router.post(
@@ -87,11 +82,11 @@ def rotate_token(
     tags=["players"],
     summary="Revoke your token: every later request with it is a 401 (your other sessions keep working)",
     security=BEARER,
-    **answers({204: {"description": "Revoked", "content": {}}}, 401, 409),
+    **answers(no_content("Revoked"), 401, 409),
 )
 def revoke_token(signed: Signed, adapters: Adapters) -> Response[None]:
     players.revoke_token(adapters, signed)
-    return Response(status_code=204)
+    return done()
 
 
 @router.get(
@@ -112,11 +107,11 @@ def list_sessions(signed: Signed, adapters: Adapters) -> Response[SessionList]:
     tags=["players"],
     summary="Sign one device out (your own session too: then it is a revoke)",
     security=BEARER,
-    **answers({204: {"description": "Signed out", "content": {}}}, 401, 404, 409),
+    **answers(no_content("Signed out"), 401, 404, 409),
 )
 def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response[None]:
     players.end_session(adapters, signed, session_id)
-    return Response(status_code=204)
+    return done()
 
 
 @router.delete(
@@ -124,11 +119,11 @@ def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response
     tags=["players"],
     summary="Sign out everywhere else: every session but this one ends",
     security=BEARER,
-    **answers({204: {"description": "Every other session signed out", "content": {}}}, 401),
+    **answers(no_content("Every other session signed out"), 401),
 )
 def end_other_sessions(signed: Signed, adapters: Adapters) -> Response[None]:
     players.end_other_sessions(adapters, signed)
-    return Response(status_code=204)
+    return done()
 
 
 @router.get(

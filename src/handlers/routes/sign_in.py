@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
@@ -19,7 +17,7 @@ from app.signin.schemas import (
     SignInSent,
     VerifySignIn,
 )
-from handlers.http import BEARER, Adapters, Signed, accepted, created, json_response, location, to_response
+from handlers.http import BEARER, Adapters, Signed, accepted, created, json_response, no_store_response
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -48,10 +46,8 @@ def attach_email(
     request: Request, body: AttachEmail, signed: Signed, adapters: Adapters
 ) -> Response[EmailAttaching]:
     sent = emails.attach_email(adapters, signed.player, body.email)
-    return json_response(
-        EmailAttaching(email=sent.email, expires_at=sent.expires_at),
-        status=202,
-        headers={"Location": location(request, "/players/me"), "Cache-Control": "no-store"},
+    return no_store_response(
+        request, EmailAttaching(email=sent.email, expires_at=sent.expires_at), 202, "/players/me"
     )
 
 
@@ -91,11 +87,8 @@ def confirm_email(body: ConfirmEmail, signed: Signed, adapters: Adapters) -> Res
 )
 def request_sign_in(request: Request, body: RequestSignIn, adapters: Adapters) -> Response[SignInSent]:
     sent = emails.request_sign_in(adapters, body.email, source_ip(request))
-    return json_response(
-        SignInSent(sent_to=sent.sent_to, expires_in=sent.expires_in),
-        status=202,
-        headers={"Location": location(request, "/sessions/verify"), "Cache-Control": "no-store"},
-    )
+    shown = SignInSent(sent_to=sent.sent_to, expires_in=sent.expires_in)
+    return no_store_response(request, shown, 202, "/sessions/verify")
 
 
 @router.post(
@@ -114,10 +107,5 @@ def verify_sign_in(request: Request, body: VerifySignIn, adapters: Adapters) -> 
         adapters, body.email, body.code, body.device, source_ip(request)
     )
     shown = SignedIn(player_id=player.player_id, name=player.name, session_id=session.session_id, token=token)
-    answer: dict[str, Any] = {
-        "status": 201,
-        "body": shown.model_dump(mode="json"),
-        # A token must not linger in a shared cache or the browser's history of responses.
-        "headers": {"Location": location(request, "/players/me"), "Cache-Control": "no-store"},
-    }
-    return to_response(answer)
+    # A token must not linger in a shared cache or the browser's history of responses.
+    return no_store_response(request, shown, 201, "/players/me")

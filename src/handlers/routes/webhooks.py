@@ -26,7 +26,16 @@ from app.webhooks.schemas import (
     attempt_out,
     webhook_out,
 )
-from handlers.http import BEARER, Adapters, Caller, check_game_id, created, json_response, location
+from handlers.http import (
+    BEARER,
+    Adapters,
+    Caller,
+    check_game_id,
+    created,
+    done,
+    json_response,
+    no_store_response,
+)
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -54,11 +63,7 @@ def create(
     record, secret = webhooks.subscribe(adapters, player, body.url, body.events)
     answer = WebhookCreated(**webhook_out(record).model_dump(), secret=secret)
     # The secret is shown once: no cache may keep it.
-    headers = {
-        "Location": location(request, f"/players/me/webhooks/{record.webhook_id}"),
-        "Cache-Control": "no-store",
-    }
-    return json_response(answer, status=201, headers=headers)
+    return no_store_response(request, answer, 201, f"/players/me/webhooks/{record.webhook_id}")
 
 
 @router.get(
@@ -93,7 +98,7 @@ def list_all(player: Caller, adapters: Adapters) -> Response[WebhookList]:
 )
 def delete(webhook_id: str, player: Caller, adapters: Adapters) -> Response[Any]:
     webhooks.unsubscribe(adapters, player, webhook_id)
-    return Response(status_code=204, body=None)
+    return done()
 
 
 @router.post(
