@@ -25,6 +25,7 @@ from app.core.telemetry import logger
 from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
 from app.notify.mail_templates import sign_in_code, verify_email
 from app.players.accounts import check_device, open_session
+from app.players.addresses import address_id, normalize
 from app.players.ports import CodeKey, Confirmed, PendingCode, SessionRecord
 
 SIGN_IN_SECONDS = 600  # a sign-in code works for 10 minutes
@@ -81,16 +82,6 @@ class SignInSent:
 
     sent_to: str
     expires_in: int
-
-
-def normalize(email: str) -> str:
-    """The address as it is compared and kept: without surrounding space, in lower case."""
-    return email.strip().lower()
-
-
-def address_id(email: str) -> str:
-    """What an address is stored under (its ownership, its sign-in code, its limits): a hash of it."""
-    return hashlib.sha256(f"email\x00{normalize(email)}".encode()).hexdigest()
 
 
 def source_id(source: str) -> str:
