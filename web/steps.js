@@ -24,6 +24,14 @@ export function emailForm({ id, label, buttonText, value = "", onEmail, extra = 
     required: true,
     value,
   });
+  return checkedForm({ id, input, buttonText, extra, problemOf: emailProblem, send: (text) => onEmail(text.trim()) }, [
+    h("label", { for: id }, label),
+  ]);
+}
+
+// One form for either step: the input is checked on submit, then `send` gets its value; `lead` comes
+// before the input (its label, an introduction), the button and `extra` after it.
+function checkedForm({ id, input, buttonText, extra, problemOf, send }, lead) {
   const button = h("button", { type: "submit", id: `${id}-send` }, buttonText);
   const form = h(
     "form",
@@ -32,13 +40,13 @@ export function emailForm({ id, label, buttonText, value = "", onEmail, extra = 
       novalidate: true,
       onsubmit: (event) => {
         event.preventDefault();
-        const problem = emailProblem(input.value);
+        const problem = problemOf(input.value);
         if (problem) return refuse(input, problem);
         input.removeAttribute("aria-invalid");
-        return act(button, () => onEmail(input.value.trim()));
+        return act(button, () => send(input.value));
       },
     },
-    h("label", { for: id }, label),
+    ...lead,
     input,
     h("div", {}, button, extra),
   );
@@ -58,24 +66,8 @@ export function codeForm({ id, intro, buttonText, onCode, extra = [] }) {
     "aria-describedby": `${id}-intro`,
     class: "code",
   });
-  const button = h("button", { type: "submit", id: `${id}-send` }, buttonText);
-  const form = h(
-    "form",
-    {
-      class: "card-box",
-      novalidate: true,
-      onsubmit: (event) => {
-        event.preventDefault();
-        const problem = codeProblem(input.value);
-        if (problem) return refuse(input, problem);
-        input.removeAttribute("aria-invalid");
-        return act(button, () => onCode(cleanCode(input.value)));
-      },
-    },
+  return checkedForm({ id, input, buttonText, extra, problemOf: codeProblem, send: (text) => onCode(cleanCode(text)) }, [
     h("p", { id: `${id}-intro` }, intro),
     h("label", { for: id }, "The 6-digit code"),
-    input,
-    h("div", {}, button, extra),
-  );
-  return { form, input, button };
+  ]);
 }
