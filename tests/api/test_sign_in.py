@@ -93,6 +93,18 @@ def test_another_players_confirmed_address_is_409_at_verification_and_202_before
     assert bob.get("/players/me").body["email_verified"] is False
 
 
+def test_a_deleted_accounts_address_is_free_again_and_signs_nobody_in(mail: Mailroom) -> None:
+    ada = confirmed(mail, "Ada", "ada@example.com")
+    assert ada.delete("/players/me").status == 204
+    # Nobody owns it now: signing in with it reaches no one, and another player can confirm it.
+    assert Client("Ghost").post("/sessions", {"email": "ada@example.com"}).status == 202
+    stale = from_source("POST", "/sessions/verify", {"email": "ada@example.com", "code": "123456"})
+    assert stale.status == 422
+    bob = confirmed(mail, "Bob", "ada@example.com")
+    assert bob.get("/players/me").body["email"] == "ada@example.com"
+    assert bob.get("/players/me").body["email_verified"] is True
+
+
 def test_a_suppressed_address_cannot_be_attached(mail: Mailroom) -> None:
     mail.mailer.suppressed.add("bounced@example.com")
     reply = Client("Ada").register().post("/players/me/email", {"email": "bounced@example.com"})

@@ -12,6 +12,7 @@ from app.aws.dynamodb.players import DynamoPlayerStore
 from app.core.records import Membership, PlayerRecord
 from app.notify.channels import Platform
 from app.notify.ports import Device
+from app.players.addresses import address_id
 from app.players.ports import SessionRecord
 from app.webhooks.records import WebhookRecord
 from dixit.state import Phase
@@ -90,22 +91,26 @@ def dynamo(store: Any) -> AllTablePorts:
     return store
 
 
+# Where the profile's confirmed address is owned (app.players.addresses).
+ADA = address_id("ada@example.com")
+
+
 def test_items_of_any_kind_and_the_owned_email_go_on_dynamodb(dynamo: AllTablePorts) -> None:
     _everything(dynamo, "p_0000000000000001")
     table = _table()
     table.update_item(
         Key={"pk": "PLAYER#p_0000000000000001", "sk": "PROFILE"},
-        UpdateExpression="SET email_hash = :h",
-        ExpressionAttributeValues={":h": "abc"},
+        UpdateExpression="SET email = :e",
+        ExpressionAttributeValues={":e": "ada@example.com"},
     )
-    table.put_item(Item={"pk": "EMAIL#abc", "sk": "OWNER", "player_id": "p_0000000000000001"})
+    table.put_item(Item={"pk": f"EMAIL#{ADA}", "sk": "OWNER", "player_id": "p_0000000000000001"})
     table.put_item(Item={"pk": "PLAYER#p_0000000000000001", "sk": "SOMETHING#new"})  # a kind added later
     for n in range(30):  # more than one batch
         table.put_item(Item={"pk": "PLAYER#p_0000000000000001", "sk": f"DONE#{STAMP}#g_{n:016d}"})
 
     DynamoPlayerStore(TABLE).delete_player_data("p_0000000000000001")
     assert _partition("PLAYER#p_0000000000000001") == []
-    assert _partition("EMAIL#abc") == []
+    assert _partition(f"EMAIL#{ADA}") == []
 
 
 def test_an_email_that_names_another_owner_is_kept(dynamo: AllTablePorts) -> None:
@@ -113,10 +118,10 @@ def test_an_email_that_names_another_owner_is_kept(dynamo: AllTablePorts) -> Non
     table = _table()
     table.update_item(
         Key={"pk": "PLAYER#p_0000000000000001", "sk": "PROFILE"},
-        UpdateExpression="SET email_hash = :h",
-        ExpressionAttributeValues={":h": "abc"},
+        UpdateExpression="SET email = :e",
+        ExpressionAttributeValues={":e": "ada@example.com"},
     )
-    table.put_item(Item={"pk": "EMAIL#abc", "sk": "OWNER", "player_id": "p_0000000000000002"})
+    table.put_item(Item={"pk": f"EMAIL#{ADA}", "sk": "OWNER", "player_id": "p_0000000000000002"})
     DynamoPlayerStore(TABLE).delete_player_data("p_0000000000000001")
     assert _partition("PLAYER#p_0000000000000001") == []
-    assert len(_partition("EMAIL#abc")) == 1
+    assert len(_partition(f"EMAIL#{ADA}")) == 1

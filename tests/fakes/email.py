@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.players.addresses import address_id
 from app.players.ports import CodeKey, Confirmed, PendingCode
 
 from .table import MemoryTable
@@ -17,6 +18,17 @@ class MemoryEmailStore:
         self.verifications: dict[str, PendingCode] = {}  # player id -> code
         self.sign_in_codes: dict[str, PendingCode] = {}  # address id -> code
         self.slots: dict[tuple[str, str, int], int] = {}  # (scope, key, window) -> hits
+        # Erasing a player releases the address their profile confirmed, as the DynamoDB adapter does.
+        self.table.partition_erasers.append(self._release_confirmed)
+
+    def _release_confirmed(self, player_id: str) -> int:
+        player = self.table.players.get(player_id)
+        email = getattr(player, "email", "") if player is not None else ""
+        self.verifications.pop(player_id, None)
+        if email and self.owners.get(address_id(email)) == player_id:
+            del self.owners[address_id(email)]
+            return 1
+        return 0
 
     def start_verification(self, player_id: str, pending: PendingCode) -> bool:
         with self.table.lock:

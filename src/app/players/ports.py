@@ -44,10 +44,10 @@ class PlayerStore(Protocol):
     def delete_player_data(self, player_id: str) -> int:
         """Erase every item stored under the player's partition `PLAYER#<player_id>`, whatever its sort
         key (memberships, history, devices, mutes, webhooks, and any kind added later), and the email
-        address they own: when the profile has an attribute `email_hash`, the item
-        `EMAIL#<email_hash>` / `OWNER` goes too (unless an attribute `player_id` on it names another
-        player). The profile and the sessions go last, together, so that a delete interrupted before
-        the end can be retried with the same token. Idempotent; returns how many items it deleted.
+        address they own: the ownership item of the profile's confirmed `email` (`EMAIL#<address_id>` /
+        `OWNER`) goes too, unless it names another player. The profile and the sessions go last,
+        together, so that a delete interrupted before the end can be retried with the same token.
+        Idempotent; returns how many items it deleted.
 
         It deletes nothing outside those keys: push endpoints (the caller deletes them first, through
         the push channel) and items under other partitions (games, feeds, delivery attempts) are not

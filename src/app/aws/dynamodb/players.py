@@ -12,6 +12,7 @@ from app.aws.dynamodb.sessions import SESSION_PREFIX, profile_from_item
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
+from app.players.addresses import address_id
 
 # What one transaction may hold: the profile and up to 99 sessions go in the last one, together.
 TRANSACTION_LIMIT = 100
@@ -63,13 +64,15 @@ class DynamoPlayerStore(TableAdapter):
         for item in self.query_all(
             KeyConditionExpression="pk = :pk",
             ExpressionAttributeValues={":pk": {"S": pk}},
-            ProjectionExpression="pk, sk, email_hash",
+            ProjectionExpression="pk, sk, email",
             ConsistentRead=True,
         ):
             key = {"pk": item["pk"], "sk": item["sk"]}
             sk = item["sk"]["S"]
             if sk == "PROFILE":
-                email_hash = item.get("email_hash", {}).get("S", "")
+                # The confirmed address is the one the player owns (a pending one was never claimed).
+                email = item.get("email", {}).get("S", "")
+                email_hash = address_id(email) if email else ""
                 last.append(key)  # the profile ends the list: the last item deleted
             elif sk.startswith(SESSION_PREFIX):
                 last.insert(0, key)
