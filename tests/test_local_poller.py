@@ -58,10 +58,9 @@ def test_a_poll_that_raises_is_logged_and_the_loop_carries_on(caplog: pytest.Log
 def test_a_fixed_rate_loop_waits_before_its_first_poll_and_stop_cuts_the_wait_short() -> None:
     calls: list[int] = []
     poller = OneLoop(lambda: calls.append(1), idle_seconds=600, fixed_rate=True).start()
-    started = time.monotonic()
     poller.stop(timeout=30)
-    assert time.monotonic() - started < 30
     assert calls == []
+    # Had stop not cut the 600 s wait short, the thread would still be alive after its 30 s join.
     assert not any(thread.name == "test-poller" for thread in threading.enumerate())
 
 
