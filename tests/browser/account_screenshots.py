@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..test_local_serve import start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, open_account
-from .web import PHONE, WebPlayer, chromium
+from .web import PHONE, WebPlayer, chromium, screenshot
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 #: The pictures docs/ keeps (the README shows some); another directory gets every screen.
@@ -25,16 +25,7 @@ IN_DOCS = {"start", "sign-in-link", "email-code", "email-verified", "devices", "
 def shoot(player: WebPlayer, out: Path, name: str, selector: str | None = None) -> None:
     if out == DOCS and name not in IN_DOCS:
         return
-    page = player.page
-    page.wait_for_load_state("networkidle")
-    if selector:
-        page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'start'})")
-        page.evaluate("() => window.scrollBy(0, -70)")  # the sticky bar would cover the heading
-    else:
-        page.evaluate("() => window.scrollTo(0, 0)")
-    path = out / f"web-account-{name}.png"
-    page.screenshot(path=str(path))
-    print(f"wrote {path}")
+    screenshot(player.page, out / f"web-account-{name}.png", selector)
 
 
 def main(out: Path = DOCS) -> int:

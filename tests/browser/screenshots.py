@@ -11,24 +11,13 @@ import tempfile
 from pathlib import Path
 
 from ..test_local_serve import start_serve, stop
-from .web import PHONE, WebPlayer, api_call, chromium, static_site
+from .web import PHONE, WebPlayer, api_call, chromium, screenshot, static_site
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def shoot(player: WebPlayer, name: str, selector: str | None = None) -> None:
-    page = player.page
-    page.wait_for_load_state("networkidle")
-    # Let every card image finish loading: a half-drawn grid is not what a player sees.
-    page.wait_for_function("() => [...document.images].every(i => i.complete)")
-    if selector:
-        page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'start'})")
-        page.evaluate("() => window.scrollBy(0, -60)")  # the sticky bar would cover the heading
-    else:
-        page.evaluate("() => window.scrollTo(0, 0)")
-    path = DOCS / f"web-{name}.png"
-    page.screenshot(path=str(path))
-    print(f"wrote {path.relative_to(DOCS.parent)}")
+    screenshot(player.page, DOCS / f"web-{name}.png", selector)
 
 
 def main() -> int:

@@ -42,6 +42,20 @@ class QuietStaticHandler(Quiet, http.server.SimpleHTTPRequestHandler):
     """web/'s files, with no access log."""
 
 
+def screenshot(page: Page, path: Path, selector: str | None = None) -> None:
+    """The page as a player sees it once settled: scrolled to `selector` (else the top), every image drawn."""
+    page.wait_for_load_state("networkidle")
+    # A half-drawn card grid is not what a player sees.
+    page.wait_for_function("() => [...document.images].every(i => i.complete)")
+    if selector:
+        page.eval_on_selector(selector, "el => el.scrollIntoView({block: 'start'})")
+        page.evaluate("() => window.scrollBy(0, -70)")  # the sticky bar would cover the heading
+    else:
+        page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(path))
+    print(f"wrote {path}")
+
+
 @contextmanager
 def static_site(root: Path = WEB_ROOT) -> Iterator[str]:
     """web/ served on a free 127.0.0.1 port, as any static host would; yields its base URL."""
