@@ -121,3 +121,25 @@ def test_throttling_failures_and_a_paused_account_are_unavailable(
 def test_an_unreachable_service_is_unavailable() -> None:
     with pytest.raises(MailUnavailable):
         SesMailer(SENDER, "mail", sesv2_of("http://127.0.0.1:9")).send(MAIL)
+
+
+def test_a_mails_extra_headers_reach_ses_and_the_local_mailbox_records_them(
+    twin: tuple[str, Mailbox], client: Any
+) -> None:
+    headers = (
+        ("List-Unsubscribe", "<https://dixit.example/unsubscribe?token=abc>"),
+        ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
+    )
+    SesMailer(SENDER, "mail", client).send(
+        Mail(to="headers@example.com", subject="s", text="t\n", html="<p>t</p>", headers=headers)
+    )
+    (sent, *_) = twin[1].latest()
+    assert sent.to == ["headers@example.com"]
+    assert sent.headers == dict(headers)
+
+
+def test_a_header_value_with_a_line_break_is_no_mail() -> None:
+    with pytest.raises(ValueError, match="one non-empty line"):
+        Mail(to="a@example.com", subject="s", text="t", html="t", headers=(("X-A", "b\r\nBcc: c@d"),))
+    with pytest.raises(ValueError, match="header field name"):
+        Mail(to="a@example.com", subject="s", text="t", html="t", headers=(("X A:", "b"),))

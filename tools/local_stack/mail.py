@@ -55,6 +55,8 @@ class LocalMail:
     from_address: str = ""
     message_id: str = ""
     configuration_set: str = ""
+    # The extra header fields the sender set (SES v2 Simple.Headers), as {name: value}.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -208,6 +210,9 @@ class SesMailbox:
                 from_address=str(request.get("FromEmailAddress", "")),
                 message_id=str(answer.get("MessageId", "")),
                 configuration_set=str(request.get("ConfigurationSetName", "")),
+                headers={
+                    str(header["Name"]): str(header["Value"]) for header in simple.get("Headers") or []
+                },
             )
         )
 

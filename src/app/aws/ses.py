@@ -78,6 +78,10 @@ class SesMailer:
                 }
             },
         }
+        if mail.headers:
+            request["Content"]["Simple"]["Headers"] = [
+                {"Name": name, "Value": value} for name, value in mail.headers
+            ]
         if self.configuration_set:
             request["ConfigurationSetName"] = self.configuration_set
         try:

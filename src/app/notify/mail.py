@@ -21,12 +21,18 @@ class Mail:
     subject: str
     text: str
     html: str
+    # Extra header fields (name, value), e.g. RFC 8058's List-Unsubscribe and List-Unsubscribe-Post.
+    headers: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         # Header fields are one line each: a line break in them is an injected header, never a mail.
-        for name, value in (("to", self.to), ("subject", self.subject)):
+        fields = (("to", self.to), ("subject", self.subject), *self.headers)
+        for name, value in fields:
             if not value or "\r" in value or "\n" in value:
                 raise ValueError(f"a mail's {name} must be one non-empty line")
+        for name, _ in self.headers:
+            if not name or not all(33 <= ord(c) <= 126 and c != ":" for c in name):
+                raise ValueError(f"{name!r} is not a header field name")
 
 
 class MailNotConfigured(NotConfigured):
