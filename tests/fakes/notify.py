@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from app.notify.ports import Device, Preferences
 
@@ -28,13 +29,18 @@ class MemoryNotificationStore:
     def set_muted(self, player_id: str, muted: bool) -> None:
         with self._lock:
             current = self.preferences(player_id)
-            self._preferences[player_id] = Preferences(muted, current.muted_games)
+            self._preferences[player_id] = replace(current, muted=muted)
 
     def set_game_muted(self, player_id: str, game_id: str, muted: bool) -> None:
         with self._lock:
             current = self.preferences(player_id)
             games = current.muted_games | {game_id} if muted else current.muted_games - {game_id}
-            self._preferences[player_id] = Preferences(current.muted, games)
+            self._preferences[player_id] = replace(current, muted_games=games)
+
+    def save_preferences(self, player_id: str, preferences: Preferences) -> None:
+        with self._lock:
+            current = self.preferences(player_id)
+            self._preferences[player_id] = replace(preferences, muted_games=current.muted_games)
 
     def claim_reminder(self, player_id: str, *, now: int, window_seconds: int) -> bool:
         with self._lock:

@@ -1,4 +1,4 @@
-"""What notification delivery needs from storage: devices, mutes and the delivery rate limits."""
+"""What notification delivery needs from storage: preferences, devices, mutes and the rate limits."""
 
 from __future__ import annotations
 
@@ -6,15 +6,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.notify.channels import Platform
+from app.notify.preferences import NotificationPreferences
 
-
-@dataclass(frozen=True, slots=True)
-class Preferences:
-    muted: bool = False
-    muted_games: frozenset[str] = frozenset()
-
-    def mutes(self, game_id: str) -> bool:
-        return self.muted or game_id in self.muted_games
+# The older name: every reader of a player's mutes reads the whole preferences now.
+Preferences = NotificationPreferences
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +23,11 @@ class Device:
 class NotificationStore(Protocol):
     """Devices, mutes and the delivery rate limits."""
 
-    def preferences(self, player_id: str) -> Preferences: ...
+    def preferences(self, player_id: str) -> NotificationPreferences: ...
+
+    def save_preferences(self, player_id: str, preferences: NotificationPreferences) -> None:
+        """Store everything but the per-game mutes (`set_game_muted` owns those, one game at a time)."""
+        ...
 
     def set_muted(self, player_id: str, muted: bool) -> None: ...
 
