@@ -15,6 +15,7 @@ from app.aws.dynamodb.email import DynamoEmailStore
 from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
+from app.aws.dynamodb.mail_ledger import DynamoDigestIndex, DynamoMailLedger
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
@@ -62,6 +63,8 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
             window_seconds=settings.image_url_window_seconds,
             base_url=settings.card_image_base_url,
         ),
+        mail_ledger=DynamoMailLedger(table),
+        digests=DynamoDigestIndex(table),
     )
 
 

@@ -24,6 +24,7 @@ from tests.fakes.email import MemoryEmailStore
 from tests.fakes.feed import MemoryFeedStore
 from tests.fakes.games import MemoryGameStore, MemoryInboxStore
 from tests.fakes.mail import RecordingMailer
+from tests.fakes.mail_ledger import MemoryDigestIndex, MemoryMailLedger
 from tests.fakes.notify import MemoryNotificationStore
 from tests.fakes.players import MemoryPlayerStore
 from tests.fakes.push import MemoryNotifier
@@ -73,12 +74,15 @@ class AllMemoryPorts(_OnePortObject):
         self.feed = MemoryFeedStore()
         self.decks = MemoryDeckStore()
         self.notifications = MemoryNotificationStore()
+        self.mail_ledger = MemoryMailLedger()
+        self.digests = MemoryDigestIndex()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
             self.sessions.erase_player,
             self.webhooks.erase_player,
             self.notifications.erase_player,
+            self.mail_ledger.erase_player,
         ]
 
 
@@ -131,6 +135,8 @@ def memory_services(
         webhook_queue=MemoryWebhookQueue(),
         mailer=RecordingMailer(),
         images=CardImages("", 3_600),
+        mail_ledger=ports.mail_ledger,
+        digests=ports.digests,
     )
     return replace(built, **overrides) if overrides else built
 

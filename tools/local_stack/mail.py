@@ -210,9 +210,7 @@ class SesMailbox:
                 from_address=str(request.get("FromEmailAddress", "")),
                 message_id=str(answer.get("MessageId", "")),
                 configuration_set=str(request.get("ConfigurationSetName", "")),
-                headers={
-                    str(header["Name"]): str(header["Value"]) for header in simple.get("Headers") or []
-                },
+                headers={str(header["Name"]): str(header["Value"]) for header in simple.get("Headers") or []},
             )
         )
 

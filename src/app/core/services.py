@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.feed.ports import FeedStore
     from app.games.ports import GameStore, InboxStore
     from app.notify.channels import PushChannel
+    from app.notify.email_ports import DigestIndex, MailLedger
     from app.notify.mail import Mailer
     from app.notify.ports import NotificationStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
@@ -46,6 +47,9 @@ class Services:
     mailer: Mailer
     webhook_queue: WebhookQueue
     images: CardImages
+    # The email channel's send claims and suppressed addresses, and the daily digest's index.
+    mail_ledger: MailLedger
+    digests: DigestIndex
     # Looked up at each call, so a simulation can swap the module's clock for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

@@ -54,6 +54,12 @@ class AppSettings(BaseModel):
     webhook_retry_base_seconds: int = Field(default=30, ge=1)
     webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
     feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
+    # Signs the one-click unsubscribe links of notification mails (app.notify.unsubscribe); empty: no
+    # notification mail is sent, since none could carry a working unsubscribe link.
+    unsubscribe_secret: str = Field(default="", repr=False)
+    # Where the API is reached from outside (the unsubscribe links point there); empty: WEB_BASE_URL,
+    # for a deployment serving the web client and the API from one origin (the local stack does).
+    public_api_url: str = Field(default="", pattern=r"^(https?://[^\s#?]+)?$")
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:
