@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
+from app.core.errors import AppError, Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
 from app.core.records import PlayerRecord
 from app.core.services import Services, utc_now
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
+from app.notify.email_channel import EmailChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.ports import Device, NotificationStore
+from app.notify.preferences import Channel
 from dixit.state import GameState
 from dixit.views import waiting_for
 
@@ -41,11 +43,13 @@ class Delivery:
     store: NotificationStore
     notifier: PushChannel
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
+    email: EmailChannel | None = None
 
     @classmethod
     def of(cls, services: Services, clock: Callable[[], datetime] | None = None) -> Delivery:
         """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
-        return cls(services.notifications, services.push, clock or services.clock)
+        at = clock or services.clock
+        return cls(services.notifications, services.push, at, EmailChannel(services.at(at)))
 
     def now_epoch(self) -> int:
         return int(self.clock().timestamp())
@@ -86,8 +90,22 @@ class Delivery:
         for device in self.store.devices(notification.player_id):
             if not self.notifier.push(device.endpoint_arn, device.platform, notification):
                 self._forget(notification.player_id, device)
+        self._email(notification)
         count(f"Notified_{notification.kind.value}")
         return Outcome.SENT
+
+    def _email(self, notification: Notification) -> None:
+        if self.email is None:
+            return
+        preferences = self.store.preferences(notification.player_id)
+        if not preferences.wants(Channel.EMAIL, notification.kind, notification.game_id):
+            return
+        try:
+            self.email.send(notification, time_zone=preferences.time_zone)
+        except AppError:
+            # The other channels went: failing here would retry them all. Counted, and the claim is free.
+            count("NotificationFailed_email")
+            logger.exception("the email channel failed", extra={"dedupe_id": notification.dedupe_id})
 
     def _forget(self, player_id: str, device: Device) -> None:
         # The platform disabled the endpoint (app uninstalled, token expired): retrying would fail forever.
