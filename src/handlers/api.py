@@ -17,7 +17,7 @@ from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
-from handlers.routes import account, decks, games, notifications, players, sign_in, webhooks
+from handlers.routes import account, decks, games, notifications, players, sign_in, unsubscribe, webhooks
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -30,8 +30,13 @@ PUBLIC_ROUTES = frozenset(
         ("GET", "/openapi.json"),
         ("GET", "/docs"),
         ("OPTIONS", "/docs"),
+        # One-click unsubscribe: the link's signed token is the credential (RFC 8058).
+        ("GET", "/notifications/unsubscribe"),
+        ("POST", "/notifications/unsubscribe"),
     }
 )
+# Mail clients post RFC 8058's `List-Unsubscribe=One-Click` form here: the one body that is not JSON.
+FORM_ROUTES = frozenset({("POST", "/notifications/unsubscribe")})
 
 ROTATE_ROUTE = ("POST", "/players/me/tokens")
 
@@ -65,6 +70,7 @@ app.include_router(decks.router)
 app.include_router(notifications.router)
 app.include_router(webhooks.router)
 app.include_router(account.router)
+app.include_router(unsubscribe.router)
 problems.register(app)
 
 
@@ -105,7 +111,7 @@ def _admit(event: dict[str, Any], services: Services) -> SignedIn | None:
         else authenticate(services, headers.get("Authorization"), rotation_key=rotation_key)
     )
     text = bodies.decode(data)
-    if text.strip():
+    if text.strip() and route not in FORM_ROUTES:
         bodies.check_media_type(headers.get("Content-Type"))
         bodies.parse(text)
     event["body"], event["isBase64Encoded"] = (text or None), False

@@ -1,0 +1,104 @@
+"""Notification mail over HTTP and the stream, on moto: a turn mail reaches a verified address, and its
+one-click unsubscribe link works with no sign-in (GET shows, only POST changes anything)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app.aws.dynamodb.notify import DynamoNotificationStore
+from app.notify import unsubscribe
+from app.notify.preferences import Channel
+from tests.support.aws import TABLE
+from tests.support.mail import WEB, Mailroom, recorded_mail
+
+from .client import Client, call
+from .helpers import assert_problem, started, storyteller
+from .stream import StreamFeed
+
+SECRET = "test-unsubscribe-secret"
+
+
+@pytest.fixture
+def mail(aws: None, monkeypatch: pytest.MonkeyPatch) -> Mailroom:
+    monkeypatch.setenv("UNSUBSCRIBE_SECRET", SECRET)
+    return recorded_mail(monkeypatch)
+
+
+def confirmed(mail: Mailroom, player: Client, address: str) -> Client:
+    assert player.post("/players/me/email", {"email": address}).status == 202
+    assert player.post("/players/me/email/verify", {"code": mail.code_for(address)}).status == 200
+    return player
+
+
+def token_of(header: str) -> str:
+    url = re.fullmatch(r"<(.+)>", header)
+    assert url is not None
+    assert url.group(1).startswith(f"{WEB}/notifications/unsubscribe?token=")
+    return parse_qs(urlsplit(url.group(1)).query)["token"][0]
+
+
+def test_a_turn_mail_reaches_the_storyteller_and_its_one_click_link_unsubscribes_them(
+    mail: Mailroom, players: list[Client]
+) -> None:
+    feed = StreamFeed(TABLE)
+    for n, player in enumerate(players[:3]):
+        confirmed(mail, player, f"p{n}@example.com")
+    game_id = started(players[:3])
+    teller = storyteller(players[:3], game_id)
+    assert feed.deliver() == {"batchItemFailures": []}
+    address = f"p{players.index(teller)}@example.com"
+    (turn,) = [m for m in mail.mailer.to(address) if m.subject.startswith("Your turn")]
+    assert f"{WEB}/play/{game_id}" in turn.text
+    headers = dict(turn.headers)
+    assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    token = token_of(headers["List-Unsubscribe"])
+
+    store = DynamoNotificationStore(TABLE)
+    looked = call(
+        "GET", "/notifications/unsubscribe", query={"token": token}, headers={"Accept": "text/html"}
+    )
+    assert looked.status == 200
+    assert looked.headers["Content-Type"].startswith("text/html")
+    assert 'method="post"' in looked.raw
+    assert store.preferences(teller.player_id).channels[Channel.EMAIL]  # opening the link changed nothing
+
+    done = call(
+        "POST",
+        "/notifications/unsubscribe",
+        query={"token": token},
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        raw_body="List-Unsubscribe=One-Click",
+    )
+    assert done.status == 200, done.raw
+    assert done.body == {
+        "scope": "email",
+        "unsubscribed": True,
+        "detail": done.body["detail"],
+    }
+    assert store.preferences(teller.player_id).channels[Channel.EMAIL] == frozenset()
+    again = call(
+        "POST",
+        "/notifications/unsubscribe",
+        query={"token": token},
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        raw_body="List-Unsubscribe=One-Click",
+    )
+    assert again.status == 200  # idempotent
+
+
+def test_a_forged_or_altered_unsubscribe_token_is_refused_and_changes_nothing(
+    mail: Mailroom, players: list[Client]
+) -> None:
+    ada = players[0]
+    forged = unsubscribe.sign("another secret", ada.player_id, unsubscribe.Scope.EMAIL)
+    for token in (forged, forged[:-2] + "AA"):
+        reply = call("POST", "/notifications/unsubscribe", query={"token": token})
+        assert_problem(reply, 422, "invalid_unsubscribe_token")
+    assert DynamoNotificationStore(TABLE).preferences(ada.player_id).channels[Channel.EMAIL]
+    genuine = unsubscribe.sign(SECRET, ada.player_id, unsubscribe.Scope.EMAIL)
+    shown = call("GET", "/notifications/unsubscribe", query={"token": genuine})
+    assert shown.body["unsubscribed"] is False
+    assert shown.body["scope"] == "email"
