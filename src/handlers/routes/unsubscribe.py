@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
@@ -22,7 +23,9 @@ from handlers.problems import answers
 
 router = APIGatewayRouter()
 Token = Annotated[str, Query(pattern=TOKEN_PATTERN, description="The signed token of the mail's link")]
-_OK = {200: {"description": "What the link stops (HTML for a browser that asks for it)"}}
+_OK: dict[int, OpenAPIResponse] = {
+    200: {"description": "What the link stops (HTML for a browser that asks for it)"}
+}
 
 
 def _wants_html(request: Request) -> bool:
