@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -41,6 +42,8 @@ PUBLIC_ROUTES = {
     ("GET", "/decks/{deck_id}/cards"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
+    ("GET", "/notifications/unsubscribe"),
+    ("POST", "/notifications/unsubscribe"),
 }
 
 
@@ -68,7 +71,10 @@ def test_each_api_event_is_a_complete_rest_proxy_event(path: Path) -> None:
     assert {name: [value] for name, value in event["headers"].items()} == event["multiValueHeaders"]
     if event["body"] is not None:
         assert event["isBase64Encoded"] is False
-        json.loads(event["body"])
+        if event["headers"].get("Content-Type") == "application/x-www-form-urlencoded":
+            assert parse_qs(event["body"], strict_parsing=True)  # RFC 8058's one-click unsubscribe
+        else:
+            json.loads(event["body"])
 
 
 @pytest.mark.parametrize("path", API_EVENTS, ids=lambda path: path.stem)
