@@ -291,7 +291,8 @@ def test_every_function_may_make_the_aws_calls_its_code_makes(
     # moto checks no IAM: a role that misses one of these fails only on AWS.
     ((delivery, queue),) = consumers(stack, "AWS::SQS::Queue").items()
     (stream_consumer,) = consumers(stack, "AWS::DynamoDB::Table")
-    (sweep,) = scheduled(stack)
+    sweep = "SweepFunction"  # the digest and the mail events functions have rules of their own
+    assert sweep in scheduled(stack)
     api = the_api_function(template)
     # The sweep and the stream consumer enqueue deliveries (app.webhook_queue.send); moves never do.
     for function in (sweep, stream_consumer):

@@ -87,19 +87,20 @@ def test_only_the_api_registers_push_endpoints_and_both_may_push_and_remove_them
     assert allows(stack, consumer, "sns:Publish", topic)
 
 
-def test_email_is_off_by_default_and_only_the_api_is_told_the_sender_and_configuration_set(
+def test_email_is_off_by_default_and_only_the_functions_that_mail_are_told_the_sender_and_set(
     template: dict[str, Any],
 ) -> None:
     assert template["Parameters"]["EmailFrom"]["Default"] == ""
-    api = the_api_function(template)
+    # The API mails codes and nudges; the stream, the sweep and the digest notification mail (#20).
+    senders = {the_api_function(template), "GameStreamFunction", "SweepFunction", "DigestFunction"}
     for name, resource in of_type(template, "AWS::Serverless::Function").items():
         variables = (resource["Properties"].get("Environment") or {}).get("Variables") or {}
-        if name == api:
-            assert variables["EMAIL_FROM"] == {"Ref": "EmailFrom"}
-            assert variables["EMAIL_CONFIGURATION_SET"] == {"Ref": "EmailConfigurationSet"}
+        if name in senders:
+            assert variables["EMAIL_FROM"] == {"Ref": "EmailFrom"}, name
+            assert variables["EMAIL_CONFIGURATION_SET"] == {"Ref": "EmailConfigurationSet"}, name
         else:
-            assert "EMAIL_FROM" not in variables
-            assert "EMAIL_CONFIGURATION_SET" not in variables
+            assert "EMAIL_FROM" not in variables, name
+            assert "EMAIL_CONFIGURATION_SET" not in variables, name
 
 
 def test_bounces_and_complaints_feed_the_suppression_list(template: dict[str, Any]) -> None:
