@@ -102,3 +102,19 @@ def test_a_forged_or_altered_unsubscribe_token_is_refused_and_changes_nothing(
     shown = call("GET", "/notifications/unsubscribe", query={"token": genuine})
     assert shown.body["unsubscribed"] is False
     assert shown.body["scope"] == "email"
+
+
+def test_choosing_a_digest_hour_files_the_player_in_the_digest_index_and_turning_it_off_removes_them(
+    mail: Mailroom, players: list[Client]
+) -> None:
+    from app.aws.dynamodb.mail_ledger import DynamoDigestIndex
+    from app.notify.digest_schedule import digest_shard, next_due
+
+    ada = players[0]
+    index = DynamoDigestIndex(TABLE)
+    assert ada.put("/players/me/notifications", {"digest": 8, "time_zone": "Europe/Paris"}).status == 200
+    utc_hour = next_due("Europe/Paris", 8, mail.clock()).hour
+    (entry,) = index.due_digests(utc_hour, digest_shard(ada.player_id))
+    assert (entry.player_id, entry.hour, entry.time_zone) == (ada.player_id, 8, "Europe/Paris")
+    assert ada.put("/players/me/notifications", {"digest": None}).status == 200
+    assert index.due_digests(utc_hour, digest_shard(ada.player_id)) == []

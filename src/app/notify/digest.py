@@ -158,7 +158,7 @@ def _send(
         return
     except (MailRefused, MailUnavailable, MailNotConfigured) as error:
         ledger.release_mail(player.player_id, slot, dedupe_id)
-        count("NotificationFailed_email")
+        count("ChannelFailures_email")
         logger.warning("a digest was not sent", extra={"code": getattr(error, "code", "")})
         report.failed += 1
         return

@@ -4,7 +4,8 @@ Delivery decides whether the player wants the mail (preferences, quiet hours); t
 whether it may go: a verified address that never bounced or complained, a deployment that can sign an
 unsubscribe link, at most one turn mail (your turn, reminder or nudge) per player per game per
 TURN_MAIL_WINDOW, and each notification once (a stream or sweep retry finds its claim, by dedupe id).
-Every outcome but "sent" is counted by name; failures as `NotificationFailed_email`.
+Every outcome but "sent" is counted by name (`Email_<outcome>`); `EmailSender` is the channel's sender
+in delivery (app.notify.senders), which counts a failure as `ChannelFailures_email`.
 """
 
 from __future__ import annotations
@@ -112,7 +113,6 @@ class EmailChannel:
         except (MailRefused, MailUnavailable, MailNotConfigured) as error:
             # Given back, so the stream's or the sweep's retry, or the next notification, may send it.
             ledger.release_mail(player.player_id, slot, dedupe_id)
-            count("NotificationFailed_email")
             logger.warning(
                 "a notification mail was not sent",
                 extra={"dedupe_id": dedupe_id, "code": getattr(error, "code", "")},
@@ -121,3 +121,20 @@ class EmailChannel:
         ledger.mark_mail_sent(player.player_id, slot, dedupe_id)
         count(f"Emailed_{notification.kind.value}")
         return EmailOutcome.SENT
+
+
+class EmailNotSent(Exception):
+    """The mail service failed or refused this notification's mail (its claim was given back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmailSender:
+    """app.notify.senders.Sender for the email channel: the deadline told in the player's time zone."""
+
+    services: Services
+
+    def send(self, notification: Notification) -> None:
+        time_zone = self.services.notifications.preferences(notification.player_id).time_zone
+        outcome = EmailChannel(self.services).send(notification, time_zone=time_zone)
+        if outcome is EmailOutcome.FAILED:
+            raise EmailNotSent(notification.dedupe_id)
