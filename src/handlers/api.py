@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from aws_lambda_powertools import Tracer
@@ -124,6 +125,19 @@ def _cors_headers(event: Any) -> dict[str, str]:
     return CORS.to_dict(origin)
 
 
+def _with_public_url(services: Services, event: dict[str, Any]) -> Services:
+    """The API's own execute-api URL for the unsubscribe links of the mails a request sends (a nudge's),
+    when PUBLIC_API_URL is not given: the function cannot be told it (the API refers to the function)."""
+    if services.settings.public_api_url:
+        return services
+    context = event.get("requestContext") or {}
+    domain, stage = str(context.get("domainName") or ""), str(context.get("stage") or "")
+    if not domain.endswith(".amazonaws.com") or not stage.isidentifier():
+        return services
+    settings = services.settings.model_copy(update={"public_api_url": f"https://{domain}/{stage}"})
+    return replace(services, settings=settings)
+
+
 def _deadline(context: LambdaContext) -> Deadline:
     remaining = context.get_remaining_time_in_millis() / 1000
     return Deadline.after(remaining - ANSWER_RESERVE_SECONDS)
@@ -134,7 +148,7 @@ def _deadline(context: LambdaContext) -> Deadline:
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    services = bootstrap.services(_deadline(context))
+    services = _with_public_url(bootstrap.services(_deadline(context)), event)
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
     try:
         signed = _admit(event, services)

@@ -118,3 +118,20 @@ def test_choosing_a_digest_hour_files_the_player_in_the_digest_index_and_turning
     assert (entry.player_id, entry.hour, entry.time_zone) == (ada.player_id, 8, "Europe/Paris")
     assert ada.put("/players/me/notifications", {"digest": None}).status == 200
     assert index.due_digests(utc_hour, digest_shard(ada.player_id)) == []
+
+
+def test_mail_the_api_sends_links_its_own_execute_api_url_unless_a_public_url_is_given() -> None:
+    from dataclasses import replace
+
+    from app.core.settings import AppSettings
+    from handlers.api import _with_public_url
+    from tests.support.services import memory_services
+
+    services = memory_services(settings=AppSettings(web_base_url=WEB))
+    event = {"requestContext": {"domainName": "a1b2c3.execute-api.eu-west-1.amazonaws.com", "stage": "prod"}}
+    derived = _with_public_url(services, event)
+    assert derived.settings.public_api_url == "https://a1b2c3.execute-api.eu-west-1.amazonaws.com/prod"
+    local = {"requestContext": {"domainName": "127.0.0.1", "stage": "dev"}}
+    assert _with_public_url(services, local).settings.public_api_url == ""  # one origin: WEB_BASE_URL
+    given = replace(services, settings=AppSettings(public_api_url="https://api.dixit.example"))
+    assert _with_public_url(given, event).settings.public_api_url == "https://api.dixit.example"
