@@ -116,6 +116,9 @@ def invoke(
     """Invoke one function with one event; prints the result (or the error, Lambda style). Exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
+    state = read_state(state_file)
+    # The running stack's parameters (its sender, its unsubscribe secret...), under the ones given here.
+    parameter_overrides = {**dict((state or {}).get("parameters") or {}), **(parameter_overrides or {})}
     template = apply_language_extensions(load_template(template_path), parameter_overrides)
     specs = functions(template, parameter_overrides)
     spec = specs.get(logical_id)
@@ -123,7 +126,6 @@ def invoke(
         print(f"no function {logical_id!r} in {template_path}; choose one of: {', '.join(specs)}", file=err)
         return 2
 
-    state = read_state(state_file)
     endpoint = aws_endpoint or (state or {}).get("aws_endpoint_url")
     if not endpoint:
         print(

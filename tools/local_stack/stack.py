@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import socket
 import threading
 import time
@@ -153,6 +154,20 @@ def local_web_base_url(
     return {}
 
 
+def local_notification_mail(
+    template: Mapping[str, Any], overrides: Mapping[str, str], host: str, port: int
+) -> dict[str, str]:
+    """UnsubscribeSecret and PublicApiUrl locally, unless given: a secret of this run (unsubscribe links
+    signed now work until the stack stops), and the stack's own address (it serves the API)."""
+    declared = template.get("Parameters") or {}
+    found = {}
+    if "UnsubscribeSecret" in declared and "UnsubscribeSecret" not in overrides:
+        found["UnsubscribeSecret"] = secrets.token_urlsafe(32)
+    if "PublicApiUrl" in declared and "PublicApiUrl" not in overrides:
+        found["PublicApiUrl"] = f"http://{host}:{port}"
+    return found
+
+
 def free_port(host: str) -> int:
     """A port nobody listens on now (the gateway's, when none was asked for: the mails must name it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -237,6 +252,7 @@ class LocalStack:
             **platforms,
             **local_email_from(template, options.parameter_overrides),
             **local_web_base_url(template, options.parameter_overrides, options.host, self.port),
+            **local_notification_mail(template, options.parameter_overrides, options.host, self.port),
             **options.parameter_overrides,
         }
         if self.parameters.get("EmailFrom"):
@@ -378,6 +394,8 @@ class LocalStack:
             "region": REGION,
             "resources": self.resources,
             "environment": self.environment,
+            # What `invoke` resolves the template with, so an invoked function mails as served ones do.
+            "parameters": self.parameters,
         }
         self.options.state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
 
