@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -147,3 +148,14 @@ def test_the_mailbox_is_no_route_of_the_api(served: Served) -> None:
     assert status == 200
     assert "/_local" not in body.decode()
     assert get(f"{served.api_url}{MAILBOX_PATH}", method="POST")[0] == 404
+
+
+def test_the_mailbox_shows_each_mails_header_fields() -> None:
+    mailbox = Mailbox()
+    headers = {
+        "List-Unsubscribe": "<https://x.example/u?token=t>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    mailbox.deliver(replace(_mail(1, datetime(2026, 3, 1, tzinfo=UTC)), headers=headers))
+    (shown,) = json.loads(mailbox.as_json("").body)
+    assert shown["headers"] == headers
