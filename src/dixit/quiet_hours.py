@@ -25,6 +25,8 @@ MIN_WAKING_SECONDS = 3600
 # The sweep runs every few minutes, so it applies a timeout a little after its deadline: a deadline this
 # close before quiet hours would be applied inside them, so it moves too.
 SWEEP_GRACE_SECONDS = 15 * 60
+# How far several owing seats may push one deadline before the rule gives up on keeping all of them.
+MAX_SHIFT_SECONDS = 2 * 24 * 3600
 # Enough passes for any table whose quiet hours leave a common waking window; the loop never spins.
 _MAX_PASSES = 32
 
@@ -199,24 +201,38 @@ def _shift_once(quiet: SeatQuiet, deadline: int, window: int) -> int:
     return quiet_end(quiet, first_quiet) + window
 
 
-def shift_deadline(deadline: int, quiets: Iterable[SeatQuiet], move_timeout_seconds: int) -> int:
-    """`deadline` moved until no owing seat is asleep at it (or within the sweep's grace after it), or
-    woke less than its waking window before it.
-
-    With several owing seats the shift repeats until every one of them is content. Quiet hours that
-    leave the table no common waking window cannot all be kept: the loop stops after a bounded number
-    of passes at the latest deadline found (later than the original, never earlier).
-    """
-    # A zone this runtime's tz database lacks (stored by a newer one) cannot be kept: never fail a game.
-    seats = [seat for seat in quiets if _known(seat.time_zone)]
-    if not seats:
-        return deadline
-    windows = [(seat, waking_window(seat, move_timeout_seconds)) for seat in seats]
+def _settle(deadline: int, windows: list[tuple[SeatQuiet, int]], limit: int) -> int | None:
+    """Shift for each seat in turn until none moves it; None if that would go past `limit`."""
     for _ in range(_MAX_PASSES):
         moved = deadline
         for seat, window in windows:
             moved = _shift_once(seat, moved, window)
         if moved == deadline:
             return deadline
+        if moved > limit:
+            return None
         deadline = moved
-    return deadline
+    return None
+
+
+def shift_deadline(deadline: int, quiets: Iterable[SeatQuiet], move_timeout_seconds: int) -> int:
+    """`deadline` moved until no owing seat is asleep at it (or within the sweep's grace after it), or
+    woke less than its waking window before it.
+
+    With several owing seats the shift repeats until every one of them is content, within
+    MAX_SHIFT_SECONDS. Quiet hours that leave the table no common waking window cannot all be kept: then
+    the deadline is the first moment nobody is asleep, and failing that (their nights cover the whole
+    day) the latest of the seats' own shifted deadlines: later than the original, never by more than
+    one night and a waking window.
+    """
+    # A zone this runtime's tz database lacks (stored by a newer one) cannot be kept: never fail a game.
+    seats = [seat for seat in quiets if _known(seat.time_zone)]
+    if not seats:
+        return deadline
+    limit = deadline + MAX_SHIFT_SECONDS
+    windows = [(seat, waking_window(seat, move_timeout_seconds)) for seat in seats]
+    for tried in (windows, [(seat, 0) for seat in seats]):
+        settled = _settle(deadline, tried, limit)
+        if settled is not None:
+            return settled
+    return max(_shift_once(seat, deadline, window) for seat, window in windows)

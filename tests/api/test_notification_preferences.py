@@ -12,7 +12,8 @@ from dixit.quiet_hours import QuietHours, SeatQuiet
 from dixit.state import GameState
 
 from .client import Client, call
-from .helpers import assert_problem, create_game, started, storyteller, view
+from .helpers import assert_problem, create_game, inbox, started, storyteller, view
+from .stream import StreamFeed
 
 ALL = ["your_turn", "reminder", "game_over"]
 DEFAULTS = {
@@ -185,3 +186,17 @@ def test_a_host_takes_their_quiet_hours_to_the_game_they_create(players: list[Cl
     assert GameState.from_json(item["state"]).quiet == {
         host.player_id: SeatQuiet("Europe/Paris", QuietHours.parse("22:00", "08:00"))
     }
+
+
+def test_the_inbox_shows_the_deadline_quiet_hours_moved(players: list[Client], feed: StreamFeed) -> None:
+    clients = players[:3]
+    game_id = started(clients, move_timeout_hours=10)
+    teller = storyteller(clients, game_id)
+    [entry] = inbox(teller, feed).body["games"]
+    before = entry["deadline"]
+    assert before == view(teller, game_id)["round"]["deadline"]
+    teller.put("/players/me/notifications", {"quiet_hours": _quiet_around(_deadline(teller, game_id))})
+    moved = view(teller, game_id)["round"]["deadline"]
+    [entry] = inbox(teller, feed).body["games"]
+    assert moved != before
+    assert entry["deadline"] == moved

@@ -164,6 +164,21 @@ def test_without_quiet_hours_or_with_an_unknown_zone_the_deadline_stays() -> Non
     assert shift_deadline(deadline, [SeatQuiet("Gone/Zone", NIGHTS)], 3600) == deadline
 
 
+def test_seats_whose_nights_cover_the_day_between_them_get_a_deadline_within_a_night() -> None:
+    early = SeatQuiet("UTC", QuietHours.parse("00:00", "16:00"))
+    late = SeatQuiet("UTC", QuietHours.parse("16:00", "08:00"))
+    deadline = at("2026-06-11 03:00")
+    shifted = shift_deadline(deadline, [early, late], 48 * 3600)
+    assert deadline < shifted <= deadline + DAY
+
+
+def test_seats_with_only_a_short_common_waking_hour_get_it_without_the_waking_window() -> None:
+    one = SeatQuiet("UTC", QuietHours.parse("20:00", "10:00"))
+    other = SeatQuiet("UTC", QuietHours.parse("12:00", "04:00"))  # both awake 10:00-12:00 only
+    shifted = shift_deadline(at("2026-06-11 03:00"), [one, other], 48 * 3600)
+    assert local(shifted, "UTC") == "2026-06-11 10:00"
+
+
 def test_two_owing_seats_get_a_deadline_neither_sleeps_through() -> None:
     tokyo = SeatQuiet("Asia/Tokyo", QuietHours.parse("23:00", "07:00"))
     shifted = shift_deadline(at("2026-06-11 03:00", "Europe/Paris"), [PARIS, tokyo], 5 * 3600)
@@ -194,6 +209,35 @@ def test_a_shifted_deadline_is_never_quiet_and_leaves_the_waking_window_after_th
     assert next_quiet_start(seat, shifted - waking_window(seat, timeout)) > shifted + SWEEP_GRACE_SECONDS
     # And it moves no further than one night and one window away.
     assert shifted <= deadline + 2 * DAY
+
+
+@settings(max_examples=200, deadline=None)
+@given(zones, windows, instants, timeouts)
+def test_a_shifted_deadline_stays_where_it_is_when_shifted_again(
+    time_zone: str, hours: QuietHours, deadline: int, timeout: int
+) -> None:
+    seat = SeatQuiet(time_zone, hours)
+    shifted = shift_deadline(deadline, [seat], timeout)
+    assert shift_deadline(shifted, [seat], timeout) == shifted
+
+
+def _common_waking_half_hour(quiets: list[SeatQuiet], start: int, end: int) -> bool:
+    """Whether every seat is awake through some half hour between `start` and `end` (5-minute steps)."""
+    steps = range(start, end, 300)
+    awake = [all(not is_quiet(seat, t) for seat in quiets) for t in steps]
+    return any(all(awake[i : i + 7]) for i in range(len(awake) - 7))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(zones, windows), min_size=2, max_size=3), instants, timeouts)
+def test_with_several_owing_seats_nobody_sleeps_at_the_deadline_if_they_share_any_waking_time(
+    seats: list[tuple[str, QuietHours]], deadline: int, timeout: int
+) -> None:
+    quiets = [SeatQuiet(tz, hours) for tz, hours in seats]
+    shifted = shift_deadline(deadline, quiets, timeout)
+    assert deadline <= shifted <= deadline + 2 * DAY  # however the nights of the table fall
+    if _common_waking_half_hour(quiets, deadline, deadline + 2 * DAY - 3600):
+        assert not any(is_quiet(seat, shifted) for seat in quiets)
 
 
 @settings(max_examples=200, deadline=None)
