@@ -44,6 +44,8 @@ def erase(services: Services, signed: SignedIn) -> None:
         _leave_game(services, signed, game_id)
     for device in services.notifications.devices(player.player_id):
         services.push.delete_endpoint(device.endpoint_arn)
+    # The digest index entry lives under its hour's key, not in the partition: it goes first, by pointer.
+    services.digests.remove_digest(player.player_id)
     erased = services.players.delete_player_data(player.player_id)
     count("AccountsDeleted")
     logger.info("account deleted", extra={"games": len(active) + len(finished), "items": erased})

@@ -177,3 +177,14 @@ def test_the_next_due_hour_of_a_local_hour_is_the_next_time_it_comes_round() -> 
     assert next_due(PARIS, 7, after) == datetime(2026, 3, 3, 6, 0, tzinfo=UTC)
     assert next_due("Asia/Tokyo", 0, after) == datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
     assert NotificationPreferences().digest_hour is None
+
+
+def test_erasing_an_account_takes_the_player_out_of_the_digest_index(services: Services) -> None:
+    from app.account.erase import erase
+    from app.players.accounts import authenticate
+
+    ada, token = accounts.register(services, "Ada")
+    wants_digest(services, ada, 8)
+    assert index(services).entry(ada.player_id) is not None
+    erase(services, authenticate(services, f"Bearer {token}"))
+    assert index(services).entry(ada.player_id) is None
