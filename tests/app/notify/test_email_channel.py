@@ -65,7 +65,15 @@ def storyteller(seats: list[PlayerRecord], state: GameState) -> PlayerRecord:
 
 
 def your_turn(state: GameState, player: PlayerRecord) -> Notification:
-    return Notification(Kind.YOUR_TURN, state.game_id, player.player_id, occasion=str(state.version))
+    round_number = None if state.round is None else state.round.number
+    return Notification(
+        Kind.YOUR_TURN,
+        state.game_id,
+        player.player_id,
+        occasion=str(state.version),
+        phase=state.phase.value,
+        round_number=round_number,
+    )
 
 
 def test_your_turn_mails_the_verified_address_with_the_link_the_deadline_and_both_unsubscribe_headers(
@@ -229,3 +237,30 @@ def test_the_unsubscribe_link_in_a_mail_stops_every_notification_mail_for_that_p
     assert services.notifications.preferences(teller.player_id).channels[Channel.EMAIL]  # GET changes nothing
     unsubscribe.unsubscribe(services, token.group(1))
     assert services.notifications.preferences(teller.player_id).channels[Channel.EMAIL] == frozenset()
+
+
+def test_a_turn_mail_waits_out_quiet_hours_and_goes_once_after_them(services: Services, clock: Clock) -> None:
+    from datetime import UTC, datetime
+
+    from app.notify import holding
+    from dixit.quiet_hours import QuietHours
+
+    clock.now = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)  # 22:00 in Paris
+    seats, state = started(services)
+    teller = storyteller(seats, state)
+    prefs = services.notifications.preferences(teller.player_id)
+    services.notifications.save_preferences(
+        teller.player_id,
+        replace(prefs, time_zone="Europe/Paris", quiet_hours=QuietHours.parse("22:00", "08:00")),
+    )
+    Delivery.of(services).deliver(your_turn(state, teller))
+    assert mailer_of(services).sent == []
+    clock.now = datetime(2026, 3, 3, 7, 5, tzinfo=UTC)  # 08:05 in Paris
+    for _ in range(2):  # a second sweep finds nothing more to send
+        holding.release(
+            services, Delivery.of(services), services.now_epoch(), remaining_ms=lambda: 60_000, reserve_ms=0
+        )
+    (mail,) = mailer_of(services).sent
+    assert f"{WEB}/play/{state.game_id}" in mail.text
+    assert {"List-Unsubscribe", "List-Unsubscribe-Post"} <= dict(mail.headers).keys()
+    assert "(Europe/Paris)" in mail.text
