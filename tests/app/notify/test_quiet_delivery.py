@@ -232,6 +232,16 @@ def test_a_reminder_stale_by_the_morning_is_dropped(
     assert "HeldDroppedStale" in counted
 
 
+def test_a_message_held_for_an_account_deleted_overnight_is_dropped(
+    services: Services, deliver: Delivery, push: MemoryNotifier, store: MemoryNotificationStore, clock: Clock
+) -> None:
+    store.hold(Notification(Kind.GAME_OVER, "g_1", "p_gone", occasion="9"), release_at=SIESTA_ENDS)
+    clock.advance(hours=1)
+    assert release(services, deliver).dropped == 1
+    assert push.published == []
+    assert store.held == []
+
+
 def test_staleness_follows_the_owed_move_and_its_deadline(services: Services) -> None:
     seats, state = started_game(services)
     teller = teller_of(seats, state).player_id
