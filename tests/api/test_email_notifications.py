@@ -135,3 +135,30 @@ def test_mail_the_api_sends_links_its_own_execute_api_url_unless_a_public_url_is
     assert _with_public_url(services, local).settings.public_api_url == ""  # one origin: WEB_BASE_URL
     given = replace(services, settings=AppSettings(public_api_url="https://api.dixit.example"))
     assert _with_public_url(given, event).settings.public_api_url == "https://api.dixit.example"
+
+
+def test_the_sweeps_reminders_are_mailed_once_each_and_never_twice_in_12_hours(
+    mail: Mailroom, players: list[Client]
+) -> None:
+    from datetime import timedelta
+
+    from .test_sweep import sweep_at
+
+    for n, player in enumerate(players[:3]):
+        confirmed(mail, player, f"r{n}@example.com")
+    start = mail.clock()
+    game_id = started(players[:3])  # the stream is not fed: no "your turn" mail, only the sweep's
+    teller = storyteller(players[:3], game_id)
+    address = f"r{players.index(teller)}@example.com"
+
+    def reminders() -> list[str]:
+        return [m.subject for m in mail.mailer.to(address) if m.subject.startswith("Reminder")]
+
+    assert sweep_at(start + timedelta(hours=24))["reminders_sent"] == 1
+    assert sweep_at(start + timedelta(hours=24, minutes=5))["games_due"] == 0  # a retried run
+    assert len(reminders()) == 1
+    assert sweep_at(start + timedelta(hours=44))["reminders_sent"] == 1  # last call, 20 hours on
+    assert len(reminders()) == 2
+    last = mail.mailer.to(address)[-1]
+    assert f"{WEB}/play/{game_id}" in last.text
+    assert {"List-Unsubscribe", "List-Unsubscribe-Post"} <= dict(last.headers).keys()
