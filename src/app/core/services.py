@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from app.notify.channels import PushChannel
     from app.notify.mail import Mailer
     from app.notify.ports import NotificationStore
+    from app.notify.web_push_ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
@@ -46,6 +47,8 @@ class Services:
     mailer: Mailer
     webhook_queue: WebhookQueue
     images: CardImages
+    web_push_subscriptions: WebPushStore
+    web_push: WebPushSender
     # Looked up at each call, so a simulation can swap the module's clock for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

@@ -54,6 +54,11 @@ class AppSettings(BaseModel):
     webhook_retry_base_seconds: int = Field(default=30, ge=1)
     webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
     feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
+    # Web Push (app.notify.web_push): the SSM SecureString parameter holding the VAPID private key (empty:
+    # Web Push is off, 501 web_push_not_configured), and who push services may contact (RFC 8292 `sub`,
+    # mailto: or https:; empty: mailto:EMAIL_FROM, else WEB_BASE_URL).
+    web_push_vapid_parameter: str = ""
+    web_push_subject: str = Field(default="", pattern=r"^((mailto:|https://)\S+)?$")
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

@@ -20,6 +20,8 @@ from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.ports import Device, NotificationStore
+from app.notify.preferences import Channel
+from app.notify.web_push import WebPush
 from dixit.state import GameState
 from dixit.views import waiting_for
 
@@ -41,11 +43,12 @@ class Delivery:
     store: NotificationStore
     notifier: PushChannel
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
+    browsers: WebPush | None = None
 
     @classmethod
     def of(cls, services: Services, clock: Callable[[], datetime] | None = None) -> Delivery:
         """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
-        return cls(services.notifications, services.push, clock or services.clock)
+        return cls(services.notifications, services.push, clock or services.clock, WebPush.of(services))
 
     def now_epoch(self) -> int:
         return int(self.clock().timestamp())
@@ -86,6 +89,10 @@ class Delivery:
         for device in self.store.devices(notification.player_id):
             if not self.notifier.push(device.endpoint_arn, device.platform, notification):
                 self._forget(notification.player_id, device)
+        if self.browsers is not None and self.store.preferences(notification.player_id).wants(
+            Channel.WEB_PUSH, notification.kind, notification.game_id
+        ):
+            self.browsers.push(notification)
         count(f"Notified_{notification.kind.value}")
         return Outcome.SENT
 
