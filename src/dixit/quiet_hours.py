@@ -12,7 +12,7 @@ the waking window. So nobody times out asleep, and the morning message still lea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
@@ -22,6 +22,11 @@ MINUTES_PER_DAY = 24 * 60
 # Quiet hours may not swallow the day: at least this much of it stays awake, so a waking window fits.
 MIN_AWAKE_MINUTES = 8 * 60
 MIN_WAKING_SECONDS = 3600
+# The sweep runs every few minutes, so it applies a timeout a little after its deadline: a deadline this
+# close before quiet hours would be applied inside them, so it moves too.
+SWEEP_GRACE_SECONDS = 15 * 60
+# How far several owing seats may push one deadline before the rule gives up on keeping all of them.
+MAX_SHIFT_SECONDS = 2 * 24 * 3600
 # Enough passes for any table whose quiet hours leave a common waking window; the loop never spins.
 _MAX_PASSES = 32
 
@@ -112,11 +117,22 @@ def _local(at: int, tz: ZoneInfo) -> datetime:
     return datetime.fromtimestamp(at, UTC).astimezone(tz)
 
 
-def _instant(day: date, minute: int, tz: ZoneInfo) -> int:
-    # fold=0: in a spring-forward gap the wall time lands after the jump (never before it), and in a
-    # fall-back hour on its first occurrence.
-    wall = datetime.combine(day, time(minute // 60, minute % 60), tzinfo=tz)
+def _instant(day: date, minute: int, tz: ZoneInfo, fold: int = 0) -> int:
+    # fold=0: in a spring-forward gap the wall time lands after the jump, in a fall-back hour on its
+    # first occurrence; fold=1 lands before the jump and on the second occurrence.
+    wall = datetime.combine(day, time(minute // 60, minute % 60), tzinfo=tz).replace(fold=fold)
     return int(wall.timestamp())
+
+
+def _first(lo: int, hi: int, reached: Callable[[int], bool]) -> int:
+    """The first second in (lo, hi] at which `reached` holds, given it fails at lo and holds at hi."""
+    while hi - lo > 1:
+        middle = (lo + hi) // 2
+        if reached(middle):
+            hi = middle
+        else:
+            lo = middle
+    return hi
 
 
 def is_quiet(quiet: SeatQuiet, at: int) -> bool:
@@ -125,13 +141,20 @@ def is_quiet(quiet: SeatQuiet, at: int) -> bool:
     return quiet.hours.covers(local.hour * 60 + local.minute)
 
 
-def _next_local(quiet: SeatQuiet, at: int, minute: int) -> int:
-    """The first instant after `at` whose wall time is `minute` (the next day's if today's is past)."""
+def _next_local(quiet: SeatQuiet, at: int, minute: int, reached: Callable[[int], bool]) -> int:
+    """The first instant after `at` whose wall time is `minute` (the next day's if today's is past).
+
+    When the clocks skip that wall time, the first instant after the jump at which `reached` holds.
+    """
     tz = zone(quiet.time_zone)
     today = _local(at, tz).date()
     for offset in range(-1, 3):
-        candidate = _instant(today + timedelta(days=offset), minute, tz)
+        day = today + timedelta(days=offset)
+        candidate = _instant(day, minute, tz)
         if candidate > at:
+            before_jump = max(at, _instant(day, minute, tz, fold=1))
+            if before_jump < candidate and not reached(before_jump):
+                return _first(before_jump, candidate, reached)
             return candidate
     raise AssertionError("a wall time recurs within three days")  # pragma: no cover
 
@@ -142,7 +165,7 @@ def quiet_end(quiet: SeatQuiet, at: int) -> int:
     for _ in range(_MAX_PASSES):
         if not is_quiet(quiet, end):
             return end
-        end = _next_local(quiet, end, quiet.hours.end)
+        end = _next_local(quiet, end, quiet.hours.end, lambda t: not is_quiet(quiet, t))
     return end
 
 
@@ -150,9 +173,9 @@ def next_quiet_start(quiet: SeatQuiet, at: int) -> int:
     """The first quiet instant at or after `at`."""
     if is_quiet(quiet, at):
         return at
-    start = _next_local(quiet, at, quiet.hours.start)
-    # A spring-forward gap can swallow the start's wall time: then the quiet began at the jump, later.
-    return start if is_quiet(quiet, start) else quiet_end(quiet, start)
+    start = _next_local(quiet, at, quiet.hours.start, lambda t: is_quiet(quiet, t))
+    # Past the end already (a window shorter than the clocks' jump): that night had no quiet minute.
+    return start if is_quiet(quiet, start) else next_quiet_start(quiet, start + 60)
 
 
 def waking_window(quiet: SeatQuiet, move_timeout_seconds: int) -> int:
@@ -162,30 +185,54 @@ def waking_window(quiet: SeatQuiet, move_timeout_seconds: int) -> int:
     return max(MIN_WAKING_SECONDS, min(move_timeout_seconds // 10, awake // 2))
 
 
+def _known(name: str) -> bool:
+    try:
+        zone(name)
+    except UnknownTimeZone:
+        return False
+    return True
+
+
 def _shift_once(quiet: SeatQuiet, deadline: int, window: int) -> int:
     """The deadline moved past quiet hours it falls in or follows too closely (itself when fine)."""
     first_quiet = next_quiet_start(quiet, deadline - window)
-    if first_quiet > deadline:
+    if first_quiet > deadline + SWEEP_GRACE_SECONDS:
         return deadline
     return quiet_end(quiet, first_quiet) + window
 
 
-def shift_deadline(deadline: int, quiets: Iterable[SeatQuiet], move_timeout_seconds: int) -> int:
-    """`deadline` moved until no owing seat is asleep at it or woke less than its waking window before.
-
-    With several owing seats the shift repeats until every one of them is content. Quiet hours that
-    leave the table no common waking window cannot all be kept: the loop stops after a bounded number
-    of passes at the latest deadline found (later than the original, never earlier).
-    """
-    seats = list(quiets)
-    if not seats:
-        return deadline
-    windows = [(seat, waking_window(seat, move_timeout_seconds)) for seat in seats]
+def _settle(deadline: int, windows: list[tuple[SeatQuiet, int]], limit: int) -> int | None:
+    """Shift for each seat in turn until none moves it; None if that would go past `limit`."""
     for _ in range(_MAX_PASSES):
         moved = deadline
         for seat, window in windows:
             moved = _shift_once(seat, moved, window)
         if moved == deadline:
             return deadline
+        if moved > limit:
+            return None
         deadline = moved
-    return deadline
+    return None
+
+
+def shift_deadline(deadline: int, quiets: Iterable[SeatQuiet], move_timeout_seconds: int) -> int:
+    """`deadline` moved until no owing seat is asleep at it (or within the sweep's grace after it), or
+    woke less than its waking window before it.
+
+    With several owing seats the shift repeats until every one of them is content, within
+    MAX_SHIFT_SECONDS. Quiet hours that leave the table no common waking window cannot all be kept: then
+    the deadline is the first moment nobody is asleep, and failing that (their nights cover the whole
+    day) the latest of the seats' own shifted deadlines: later than the original, never by more than
+    one night and a waking window.
+    """
+    # A zone this runtime's tz database lacks (stored by a newer one) cannot be kept: never fail a game.
+    seats = [seat for seat in quiets if _known(seat.time_zone)]
+    if not seats:
+        return deadline
+    limit = deadline + MAX_SHIFT_SECONDS
+    windows = [(seat, waking_window(seat, move_timeout_seconds)) for seat in seats]
+    for tried in (windows, [(seat, 0) for seat in seats]):
+        settled = _settle(deadline, tried, limit)
+        if settled is not None:
+            return settled
+    return max(_shift_once(seat, deadline, window) for seat, window in windows)

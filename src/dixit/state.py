@@ -16,6 +16,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+from dixit.quiet_hours import SeatQuiet, shift_deadline
 from dixit.settings import Settings
 
 # A player who let this many owed moves in a row time out is away until they act again.
@@ -168,6 +169,8 @@ class GameState:
     end_reason: EndReason | None = None
     # Storyteller turns since a round was last scored; a full rotation of them abandons the game.
     idle_turns: int = 0
+    # Seats' quiet hours (copied from their preferences): deadlines owed by them avoid their nights.
+    quiet: dict[str, SeatQuiet] = field(default_factory=dict)
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
@@ -230,9 +233,14 @@ class GameState:
 
     def deadline(self) -> int | None:
         """When the owed moves of the current phase time out, if anything is owed."""
-        if self.round is None or not self.awaited():
+        awaited = self.awaited()
+        if self.round is None or not awaited:
             return None
-        return self.round.since + self.settings.move_timeout_seconds
+        timeout = self.settings.move_timeout_seconds
+        # Moved past the owing seats' quiet hours (dixit.quiet_hours): nobody times out asleep.
+        return shift_deadline(
+            self.round.since + timeout, [self.quiet[p] for p in awaited if p in self.quiet], timeout
+        )
 
     # --- JSON -------------------------------------------------------------------------------------
 
@@ -294,6 +302,9 @@ class GameState:
             out["end_reason"] = self.end_reason.value
         if self.idle_turns:
             out["idle_turns"] = self.idle_turns
+        quiet = {pid: q.to_list() for pid, q in self.quiet.items() if pid in seat}
+        if quiet:
+            out["quiet"] = quiet
         return out
 
     @classmethod
@@ -361,6 +372,7 @@ class GameState:
             winners=[ids[s] for s in data.get("winners", ())],
             end_reason=None if data.get("end_reason") is None else EndReason(data["end_reason"]),
             idle_turns=int(data.get("idle_turns", 0)),
+            quiet={pid: SeatQuiet.from_list(q) for pid, q in data.get("quiet", {}).items() if pid in ids},
         )
 
     def to_json(self) -> str:
@@ -404,6 +416,7 @@ class GameState:
             winners=list(self.winners),
             end_reason=self.end_reason,
             idle_turns=self.idle_turns,
+            quiet=dict(self.quiet),  # SeatQuiet is immutable
         )
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from app.notify.channels import Platform
+from app.notify.messages import Notification
 from app.notify.preferences import NotificationPreferences
 
 # The older name: every reader of a player's mutes reads the whole preferences now.
@@ -18,6 +19,14 @@ class Device:
     platform: Platform
     endpoint_arn: str
     registered_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A notification held through its player's quiet hours, until `release_at` (epoch seconds)."""
+
+    notification: Notification
+    release_at: int
 
 
 class NotificationStore(Protocol):
@@ -49,4 +58,18 @@ class NotificationStore(Protocol):
 
     def delete_device(self, player_id: str, device_id: str, *, endpoint_arn: str | None = None) -> bool:
         """Remove a device; with `endpoint_arn`, only while it still points there (not re-registered)."""
+        ...
+
+    # Held through quiet hours: sharded by player (app.notify.holding.shard_of), ordered by release time.
+
+    def hold(self, notification: Notification, *, release_at: int) -> None:
+        """Keep `notification` until `release_at`; holding the same one again for the same time is a no-op."""
+        ...
+
+    def held_page(self, shard: str, now: int, *, limit: int, start: Any = None) -> tuple[list[Held], Any]:
+        """One page of the shard's held notifications due by `now`, and where the next page starts."""
+        ...
+
+    def take_held(self, held: Held) -> bool:
+        """Remove `held`; True for the one caller that removed it (the one that may send it)."""
         ...

@@ -143,15 +143,23 @@ class WebPush:
 
     # Sending
 
+    def send(self, notification: Notification) -> None:
+        """The `app.notify.senders.Sender` of `Channel.WEB_PUSH`: raises when no browser took it."""
+        outcomes = self._push(notification)
+        if outcomes and PushResult.SENT not in outcomes and set(outcomes) - {PushResult.GONE}:
+            raise WebPushUndelivered(f"no browser took the message ({', '.join(o.value for o in outcomes)})")
+
     def push(self, notification: Notification) -> int:
-        """To every browser the player subscribed; how many took it. Kinds other than WEB_PUSH_KINDS: none."""
+        """To every browser the player subscribed; how many took it."""
+        return self._push(notification).count(PushResult.SENT)
+
+    def _push(self, notification: Notification) -> list[PushResult]:
+        """Each subscription's result (none for kinds other than WEB_PUSH_KINDS)."""
         if notification.kind not in WEB_PUSH_KINDS:
-            return 0
+            return []
         subscriptions = self.store.list_web_push_subscriptions(notification.player_id)
-        if not subscriptions:
-            return 0
-        payload = payload_of(notification)
-        sent = 0
+        payload = payload_of(notification) if subscriptions else b""
+        results: list[PushResult] = []
         for subscription in subscriptions:
             try:
                 attempt = self.sender.send(
@@ -161,8 +169,8 @@ class WebPush:
                 # One browser's failure must not cost the player's other channels (or retry the batch).
                 logger.exception("a web push failed", extra={"subscription_id": subscription.subscription_id})
                 attempt = PushAttempt(PushResult.FAILED, "error")
+            results.append(attempt.result)
             if attempt.result is PushResult.SENT:
-                sent += 1
                 count("WebPushSent")
             elif attempt.result is PushResult.GONE:
                 logger.info(
@@ -183,7 +191,11 @@ class WebPush:
                     },
                 )
                 count("WebPushRefused" if attempt.result is PushResult.REFUSED else "WebPushFailed")
-        return sent
+        return results
+
+
+class WebPushUndelivered(RuntimeError):
+    """Every browser of the player failed to take a message (none was merely gone)."""
 
 
 def payload_of(notification: Notification) -> bytes:

@@ -264,3 +264,19 @@ def test_a_sender_that_raises_costs_that_browser_only(
     monkeypatch.setattr(sender, "send", flaky)
     assert web_push.push(note(ada)) == 1
     assert len(web_push.subscriptions(ada)) == 2
+
+
+def test_as_a_channel_it_fails_only_when_no_browser_took_the_message(
+    web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
+) -> None:
+    from app.notify.web_push import WebPushUndelivered
+
+    web_push.send(note(ada))  # no browser at all: nothing failed
+    subscribe(web_push, ada, "a", endpoint=f"{ENDPOINT}/a")
+    subscribe(web_push, ada, "b", endpoint=f"{ENDPOINT}/b")
+    sender.answers[f"{ENDPOINT}/a"] = PushAttempt(PushResult.FAILED, "500")
+    web_push.send(note(ada))  # b took it
+    sender.answers[f"{ENDPOINT}/b"] = PushAttempt(PushResult.GONE, "410")
+    with pytest.raises(WebPushUndelivered):
+        web_push.send(note(ada))  # a failed, b is gone
+    assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["a"]

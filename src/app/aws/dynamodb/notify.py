@@ -11,15 +11,17 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
+from app.notify import holding
 from app.notify.channels import Platform
-from app.notify.messages import Kind
-from app.notify.ports import Device
+from app.notify.messages import Kind, Notification
+from app.notify.ports import Device, Held
 from app.notify.preferences import DEFAULT_TIME_ZONE, Channel, NotificationPreferences, all_channels
 from dixit.quiet_hours import QuietHours
 
 NOTIFY_SK = "NOTIFY"
 NUDGE_SK = "NUDGE"
 DEVICE_PREFIX = "DEVICE#"
+HELD_PREFIX = "HELD#"
 
 
 def _player_pk(player_id: str) -> dict[str, Any]:
@@ -209,3 +211,57 @@ class DynamoNotificationStore(TableAdapter):
                 return False
             raise
         return True
+
+    # Held through quiet hours: `HELD#<shard>` partitions, sorted by release time then player and message.
+
+    def hold(self, notification: Notification, *, release_at: int) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                **_held_key(notification, release_at),
+                "notification": {"S": holding.to_json(notification)},
+                "release_at": {"N": str(release_at)},
+                "expires_at": {"N": str(release_at + holding.HELD_TTL_AFTER_RELEASE)},
+            },
+        )
+
+    def held_page(self, shard: str, now: int, *, limit: int, start: Any = None) -> tuple[list[Held], Any]:
+        kwargs: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk <= :upto",
+            # "~" sorts after every character of an id: everything released at `now` is in.
+            ExpressionAttributeValues={
+                ":pk": {"S": f"{HELD_PREFIX}{shard}"},
+                ":upto": {"S": f"{now:010d}#~"},
+            },
+            Limit=limit,
+            ConsistentRead=True,
+            **kwargs,
+        )
+        found = [
+            Held(holding.from_json(item["notification"]["S"]), int(item["release_at"]["N"]))
+            for item in response.get("Items", [])
+        ]
+        return found, response.get("LastEvaluatedKey")
+
+    def take_held(self, held: Held) -> bool:
+        try:
+            self.client.delete_item(
+                TableName=self.table_name,
+                Key=_held_key(held.notification, held.release_at),
+                ConditionExpression="attribute_exists(pk)",
+            )
+        except ClientError as error:
+            if is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+
+def _held_key(notification: Notification, release_at: int) -> dict[str, Any]:
+    shard = holding.shard_of(notification.player_id)
+    return {
+        "pk": {"S": f"{HELD_PREFIX}{shard}"},
+        "sk": {"S": f"{release_at:010d}#{notification.player_id}#{notification.dedupe_id}"},
+    }
