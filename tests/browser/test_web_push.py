@@ -83,6 +83,11 @@ def test_a_browser_subscribes_gets_its_turn_decrypted_loses_it_on_410_and_is_off
         ada.page.wait_for_selector("#push-toggle:not([disabled])")
         ada.page.click("#push-toggle")
         ada.page.wait_for_selector("#push-state:has-text('on in this browser')")
+        # The settings start from the browser's time zone, and saving keeps it.
+        assert ada.page.input_value("#notify-zone") == "Europe/Paris"
+        ada.page.click("#notify-save")
+        ada.page.wait_for_selector("#notice:has-text('Saved')")
+        assert api_call(api, "/players/me/notifications", ada.token)["time_zone"] == "Europe/Paris"
         (stored,) = api_call(api, "/players/me/web-push", ada.token)["subscriptions"]
         assert "/_local/push/endpoints/" in stored["endpoint"]
         local_id = stored["endpoint"].rsplit("/", 1)[1]
