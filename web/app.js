@@ -12,7 +12,7 @@ import { notificationsScreen } from "./screens/notifications.js";
 import { verifyEmailElsewhereScreen, verifyEmailScreen } from "./screens/links.js";
 import { registerScreen } from "./screens/register.js";
 import { signInLinkScreen, signInScreen } from "./screens/signin.js";
-import { offerPushAfterMoves } from "./push.js";
+import { offerPushAfterMoves, turnOff } from "./push.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
 const { api, main } = ui;
@@ -33,8 +33,9 @@ function showWho() {
             {
               class: "link",
               type: "button",
-              onclick: () => {
+              onclick: async () => {
                 if (window.confirm("Forget this player on this device? Keep your token to come back.")) {
+                  await turnOff().catch(() => {}); // the next player here must not get this one's pushes
                   api.forget();
                   ui.go("#/");
                 }

@@ -138,4 +138,15 @@ def test_a_browser_subscribes_gets_its_turn_decrypted_loses_it_on_410_and_is_off
         ada.page.click("#push-offer-no")
         ada.page.wait_for_selector("#push-offer", state="detached")
         assert ada.page.evaluate("() => localStorage.getItem('dixit:web-push-offer')") == "dismissed"
+
+        # Signing out on this browser takes its subscription along: the next player here gets none of Ada's.
+        token = ada.token
+        ada.open(f"{api}/#/notifications")
+        ada.page.click("#push-toggle:has-text('Turn on')")
+        ada.page.wait_for_selector("#push-state:has-text('on in this browser')")
+        assert len(api_call(api, "/players/me/web-push", token)["subscriptions"]) == 1
+        ada.page.once("dialog", lambda dialog: dialog.accept())
+        ada.page.click("text=Sign out")
+        ada.page.wait_for_selector("#name")
+        assert api_call(api, "/players/me/web-push", token)["subscriptions"] == []
         assert ada.errors == []

@@ -16,12 +16,13 @@ import base64
 import binascii
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from app.core.errors import Conflict, InvalidInput, NotConfigured, NotFound
 from app.core.records import PlayerRecord
-from app.core.services import Services
+from app.core.services import Services, utc_now
 from app.core.telemetry import count, logger
 from app.notify.messages import Kind, Notification
 from app.notify.web_push_ports import (
@@ -79,6 +80,7 @@ class WebPush:
     store: WebPushStore
     sender: WebPushSender
     allow_loopback_http: bool = False
+    clock: Callable[[], datetime] = field(default=lambda: utc_now())
 
     @classmethod
     def of(cls, services: Services) -> WebPush:
@@ -86,6 +88,7 @@ class WebPush:
             services.web_push_subscriptions,
             services.web_push,
             allow_loopback_http=services.settings.webhook_allow_loopback_http,
+            clock=services.clock,
         )
 
     # The subscriptions routes
@@ -160,7 +163,17 @@ class WebPush:
         subscriptions = self.store.list_web_push_subscriptions(notification.player_id)
         payload = payload_of(notification) if subscriptions else b""
         results: list[PushResult] = []
+        now_ms = int(self.clock().timestamp() * 1000)
         for subscription in subscriptions:
+            expires = subscription.expiration_time
+            if expires is not None and expires <= now_ms:
+                # The browser said when it would stop accepting pushes: past that, it is gone.
+                self.store.delete_web_push_subscription(
+                    notification.player_id, subscription.subscription_id, endpoint=subscription.endpoint
+                )
+                count("WebPushSubscriptionsExpired")
+                results.append(PushResult.GONE)
+                continue
             try:
                 attempt = self.sender.send(
                     subscription, payload, ttl=TTL_SECONDS[notification.kind], topic=topic_of(notification)

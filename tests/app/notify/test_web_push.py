@@ -280,3 +280,24 @@ def test_as_a_channel_it_fails_only_when_no_browser_took_the_message(
     with pytest.raises(WebPushUndelivered):
         web_push.send(note(ada))  # a failed, b is gone
     assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["a"]
+
+
+def test_a_subscription_past_its_expiration_time_is_removed_without_a_push(
+    web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
+) -> None:
+    p256dh, auth = browser_keys()
+    now_ms = int(START.timestamp() * 1000)
+    for sid, expires in (("stale", now_ms), ("fresh", now_ms + 60_000)):
+        web_push.subscribe(
+            ada,
+            sid,
+            endpoint=f"{ENDPOINT}/{sid}",
+            p256dh=p256dh,
+            auth=auth,
+            expiration_time=expires,
+            now=START,
+        )
+    web_push.clock = lambda: START
+    assert web_push.push(note(ada)) == 1
+    assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/fresh"]
+    assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["fresh"]
