@@ -131,6 +131,8 @@ class PushReceiver:
     base_url: str = ""
     kept: int = KEPT
     clock: Callable[[], float] = time.time
+    #: Told one line per message decrypted (the local stack prints it as a ``[web-push]`` line).
+    report: Callable[[str], None] | None = None
     _subscriptions: dict[str, LocalSubscription] = field(default_factory=dict, init=False)
     _messages: deque[dict[str, Any]] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
@@ -220,6 +222,8 @@ class PushReceiver:
         with self._lock:
             self._messages.append(message)
         LOG.info("push to %s: %s", subscription_id, text)
+        if self.report is not None:
+            self.report(f"subscription={subscription_id} ttl={named['ttl']} {text}")
         return HttpResponse(201, [("Location", f"{PUSH_PATH}/messages/{len(self._messages)}")], b"")
 
     def handle(

@@ -193,7 +193,7 @@ class LocalStack:
         self.uploads: list[UploadTrigger] = []
         self.push_tap: EndpointTap | None = None
         self.mailbox = Mailbox()
-        self.push_receiver = PushReceiver()
+        self.push_receiver = PushReceiver(report=lambda line: self._say(f"[web-push] {line}"))
         self.mail_tap: MailTap | None = None
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
