@@ -55,13 +55,13 @@ async function localSubscription(publicKey) {
 
 async function browserSubscription(publicKey) {
   const registration = await worker();
-  const existing = await registration.pushManager.getSubscription();
-  const made =
-    existing ||
-    (await withTimeout(
-      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }),
-      SUBSCRIBE_TIMEOUT_MS,
-    ));
+  // Always a fresh endpoint: one this browser had may still be stored for a player who used it before
+  // (signed out elsewhere), and only a new one leaves theirs to answer 410 and be removed.
+  await (await registration.pushManager.getSubscription())?.unsubscribe();
+  const made = await withTimeout(
+    registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }),
+    SUBSCRIBE_TIMEOUT_MS,
+  );
   return made.toJSON();
 }
 
