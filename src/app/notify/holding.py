@@ -4,8 +4,9 @@ Delivery holds a notification that would reach a player inside their quiet hours
 (`Delivery._held`): one item per notification in one of HELD_SHARDS partitions chosen by a hash of the
 player id, sorted by release time, so the sweep reads only what is due, with no Scan and no partition
 shared by every player. Releasing takes each due item with a conditional delete before sending, so two
-overlapping sweeps never both send it. A reminder or "your turn" whose move is no longer owed, or whose
-deadline has passed by then, is stale: it is dropped, not sent.
+overlapping sweeps never both send it. One whose player deleted their account meanwhile is dropped
+(the erasure cannot find these items: they are not in the player's partition). A reminder or "your
+turn" whose move is no longer owed, or whose deadline has passed by then, is stale: dropped, not sent.
 """
 
 from __future__ import annotations
@@ -100,6 +101,10 @@ def _release_one(services: Services, delivery: Delivery, held: Held, now: int, r
     notification = held.notification
     if not services.notifications.take_held(held):
         return  # an overlapping sweep took it
+    if services.players.get_player(notification.player_id) is None:
+        report.dropped += 1
+        count("HeldDroppedGone")  # the account was deleted during the night: nobody to tell
+        return
     record = services.games.load_game(notification.game_id)
     if stale(notification, None if record is None else record.state, now):
         report.dropped += 1

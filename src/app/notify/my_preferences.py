@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from app.core.errors import NotFound
+from app.core.errors import NotFound, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord
 from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.games import play as games
-from app.games.play import Step
+from app.games.play import ATTEMPT_RESERVE, Step
 from app.notify.preferences import NotificationPreferences, updated
 from dixit.deadlines import next_due
 from dixit.engine import Applied
@@ -54,6 +54,9 @@ def refresh_seats(services: Services, player_id: str, quiet: SeatQuiet | None) -
     """Give the player's seat in each of their active games `quiet`; how many games changed."""
     changed = 0
     for membership in services.inbox.active_memberships(player_id):
+        if services.deadline.remaining() < ATTEMPT_RESERVE:
+            # Many games: what is done stays done, and the same request again finishes the rest.
+            raise StoreUnavailable("updating your games takes longer: send the same request again")
         if _refresh(services, membership.game_id, player_id, quiet):
             changed += 1
     if changed:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
-from app.core.errors import InvalidInput
+from app.core.deadline import Deadline
+from app.core.errors import InvalidInput, StoreUnavailable
 from app.core.records import PlayerRecord, Visibility
 from app.core.services import Services
 from app.games import play as games
@@ -230,6 +232,16 @@ def test_a_reminder_stale_by_the_morning_is_dropped(
     assert "HeldDroppedStale" in counted
 
 
+def test_a_message_held_for_an_account_deleted_overnight_is_dropped(
+    services: Services, deliver: Delivery, push: MemoryNotifier, store: MemoryNotificationStore, clock: Clock
+) -> None:
+    store.hold(Notification(Kind.GAME_OVER, "g_1", "p_gone", occasion="9"), release_at=SIESTA_ENDS)
+    clock.advance(hours=1)
+    assert release(services, deliver).dropped == 1
+    assert push.published == []
+    assert store.held == []
+
+
 def test_staleness_follows_the_owed_move_and_its_deadline(services: Services) -> None:
     seats, state = started_game(services)
     teller = teller_of(seats, state).player_id
@@ -288,3 +300,15 @@ def test_a_refused_change_saves_nothing_and_touches_no_game(services: Services) 
         my_preferences.change(services, teller, {**SIESTA, "time_zone": "Nowhere/Land"})
     assert my_preferences.show(services, teller) == NotificationPreferences()
     assert games.load_game(services, state.game_id).state.version == state.version
+
+
+def test_a_change_that_runs_out_of_time_is_finished_by_sending_it_again(services: Services) -> None:
+    seats, state = started_game(services)
+    teller = teller_of(seats, state)
+    hurried = replace(services, deadline=Deadline(at=0.0, clock=lambda: 0.0))
+    with pytest.raises(StoreUnavailable):
+        my_preferences.change(hurried, teller, SIESTA)
+    assert my_preferences.show(services, teller).quiet_hours is not None  # saved before the games
+    assert games.load_game(services, state.game_id).state.quiet == {}
+    my_preferences.change(services, teller, SIESTA)
+    assert teller.player_id in games.load_game(services, state.game_id).state.quiet
