@@ -37,7 +37,11 @@ PROVIDED = {
     "botocore",
 }
 #: Modules only one function imports, from the layer only that function has (template.yaml's PillowLayer).
-FUNCTION_LAYERS = {"app/decks/ingest.py": {"PIL"}}
+FUNCTION_LAYERS = {
+    "app/decks/ingest.py": {"PIL"},
+    # WebPushLayer, on the functions that notify; imported on the first push only.
+    "app/aws/web_push.py": {"pywebpush", "py_vapid", "cryptography"},
+}
 DEV_ONLY = {
     "moto",
     "yaml",

@@ -40,6 +40,7 @@ PUBLIC_ROUTES = {
     ("POST", "/sessions/verify"),
     ("GET", "/decks"),
     ("GET", "/decks/{deck_id}/cards"),
+    ("GET", "/web-push/key"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
     ("GET", "/notifications/unsubscribe"),

@@ -27,6 +27,7 @@ export function parseRoute(hash) {
   if (first === "sign-in") return { name: "sign-in" };
   if (first === "verify-email" && second) return { name: "verify-email", code: second };
   if (first === "account") return { name: "account" };
+  if (first === "notifications") return { name: "notifications" };
   if (first === "new") return { name: "new" };
   if (first === "join" && second) return { name: "join", gameId: second, inviteCode: third };
   if (first === "game" && second) return { name: "game", gameId: second };

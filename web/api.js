@@ -181,6 +181,7 @@ export class Api {
         this.failedMove = null;
         const view = await response.json();
         this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes)$/, ""));
+        window.dispatchEvent(new CustomEvent("dixit:moved", { detail: { path } })); // push.js offers notifications
         return view;
       }
       lastError = await problemOf(response);

@@ -8,9 +8,11 @@ import { accountScreen } from "./screens/account.js";
 import { createScreen } from "./screens/create.js";
 import { inboxScreen } from "./screens/inbox.js";
 import { joinScreen } from "./screens/join.js";
+import { notificationsScreen } from "./screens/notifications.js";
 import { verifyEmailElsewhereScreen, verifyEmailScreen } from "./screens/links.js";
 import { registerScreen } from "./screens/register.js";
 import { signInLinkScreen, signInScreen } from "./screens/signin.js";
+import { offerPushAfterMoves, turnOff } from "./push.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
 const { api, main } = ui;
@@ -24,13 +26,16 @@ function showWho() {
       ? [
           h("a", { href: "#/account", id: "account-link", title: "Your account" }, me.name),
           " ",
+          h("a", { href: "#/notifications", id: "notifications-link" }, "Notifications"),
+          " ",
           h(
             "button",
             {
               class: "link",
               type: "button",
-              onclick: () => {
+              onclick: async () => {
                 if (window.confirm("Forget this player on this device? Keep your token to come back.")) {
+                  await turnOff().catch(() => {}); // the next player here must not get this one's pushes
                   api.forget();
                   ui.go("#/");
                 }
@@ -50,6 +55,7 @@ const SCREENS = {
   "verify-email": (r) => verifyEmailScreen(r.code),
   "verify-email-elsewhere": () => verifyEmailElsewhereScreen(),
   account: () => accountScreen(),
+  notifications: () => notificationsScreen(),
   new: () => createScreen(),
   join: (r) => joinScreen(r.gameId, r.inviteCode),
   game: (r) => gameScreen(r.gameId),
@@ -71,4 +77,5 @@ function route() {
 onRoute(route);
 window.addEventListener("hashchange", route);
 window.addEventListener("dixit:me", showWho);
+offerPushAfterMoves();
 route();

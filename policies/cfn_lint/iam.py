@@ -29,11 +29,14 @@ RUNTIME_RESOURCES = {
 }
 
 #: Resources an operator sets up outside the stack and the stack is told of by a parameter, because no
-#: stack can finish them: an SES identity is verified by a DNS record or a click on a mailed link. Each is
+#: stack can finish them: an SES identity is verified by a DNS record or a click on a mailed link, and a
+#: SecureString parameter has no CloudFormation resource. Each is
 #: scoped to this account and region, and names the one identity EmailFrom gives (the address or its domain).
 OPERATOR_RESOURCES = {
     "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${EmailFrom}",
     "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${EmailFromDomain}",
+    # The Web Push VAPID key: a SecureString parameter, which CloudFormation cannot create.
+    "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${WebPushVapidParameter}",
 }
 
 #: Actions IAM authorizes on no resource at all: reading the account's own SES suppression list. A

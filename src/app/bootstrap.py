@@ -19,11 +19,13 @@ from app.aws.dynamodb.mail_ledger import DynamoDigestIndex, DynamoMailLedger
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
+from app.aws.dynamodb.web_push import DynamoWebPushStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.aws.s3 import S3ObjectStore
 from app.aws.ses import SesMailer
 from app.aws.sns import SnsNotifier
 from app.aws.sqs import SqsWebhookQueue
+from app.aws.web_push import PywebpushSender, SsmVapidKey, vapid_subject
 from app.core.deadline import DEFAULT_SECONDS, Deadline
 from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
@@ -65,6 +67,13 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         ),
         mail_ledger=DynamoMailLedger(table),
         digests=DynamoDigestIndex(table),
+        web_push_subscriptions=DynamoWebPushStore(table),
+        web_push=PywebpushSender(
+            SsmVapidKey(settings.web_push_vapid_parameter),
+            vapid_subject(settings.web_push_subject, settings.email_from, settings.web_base_url),
+            allow_loopback_http=settings.webhook_allow_loopback_http,
+            timeout_seconds=settings.webhook_timeout_seconds,
+        ),
     )
 
 

@@ -18,7 +18,17 @@ from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
-from handlers.routes import account, decks, games, notifications, players, sign_in, unsubscribe, webhooks
+from handlers.routes import (
+    account,
+    decks,
+    games,
+    notifications,
+    players,
+    sign_in,
+    unsubscribe,
+    web_push,
+    webhooks,
+)
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -28,6 +38,7 @@ PUBLIC_ROUTES = frozenset(
         ("POST", "/sessions/verify"),
         ("GET", "/decks"),
         ("GET", "/decks/{deck_id}/cards"),
+        ("GET", "/web-push/key"),
         ("GET", "/openapi.json"),
         ("GET", "/docs"),
         ("OPTIONS", "/docs"),
@@ -69,6 +80,7 @@ app.include_router(sign_in.router)
 app.include_router(games.router)
 app.include_router(decks.router)
 app.include_router(notifications.router)
+app.include_router(web_push.router)
 app.include_router(webhooks.router)
 app.include_router(account.router)
 app.include_router(unsubscribe.router)

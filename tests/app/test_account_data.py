@@ -18,6 +18,7 @@ from app.games import inbox
 from app.games import play as games
 from app.notify.channels import Platform
 from app.notify.ports import Device
+from app.notify.web_push_ports import WebPushSubscription
 from app.players import accounts
 from app.players.accounts import SignedIn
 from app.webhooks.records import WebhookRecord
@@ -29,6 +30,9 @@ from dixit.views import view_for
 from tests.fakes.push import MemoryNotifier
 
 ENDPOINT = "arn:aws:sns:us-east-1:000000000000:endpoint/fcm/dixit/1"
+
+PUSH_ENDPOINT = "https://push.example.com/send/ada-browser"
+PUSH_AUTH = "c2VjcmV0LWF1dGgtMTIzNA"
 
 
 @pytest.fixture
@@ -93,6 +97,10 @@ def account(services: Services) -> dict[str, Any]:
     waiting = _lobby(services, [me, c])
     services.notifications.put_device(me.player_id, Device("phone-1", Platform.FCM, ENDPOINT, "2026-03-01"))
     services.notifications.set_game_muted(me.player_id, live.game_id, True)
+    services.web_push_subscriptions.put_web_push_subscription(
+        me.player_id,
+        WebPushSubscription("browser-1", PUSH_ENDPOINT, "BP" + "A" * 85, PUSH_AUTH, None, "2026-03-01"),
+    )
     hook = WebhookRecord(
         "wh_0000000000000001", me.player_id, "https://x.example", ("turn.owed",), "whsec_s", "t"
     )
@@ -111,9 +119,11 @@ def test_the_export_names_every_game_and_only_the_rounds_played(
     assert rounds
     assert games_by_id[account["lobby"].game_id].rounds == []
     assert [d.device_id for d in data.devices] == ["phone-1"]
+    assert [w.endpoint for w in data.web_push_subscriptions] == [PUSH_ENDPOINT]
     assert data.preferences.muted_games == {account["live"].game_id}
     text = account_export(data, services.images).model_dump_json()
-    for hidden in ("whsec_s", ENDPOINT, account["token"], data.sessions[0].token_hash):
+    assert PUSH_ENDPOINT in text
+    for hidden in ("whsec_s", ENDPOINT, account["token"], data.sessions[0].token_hash, PUSH_AUTH):
         assert hidden not in text
 
 
@@ -129,6 +139,7 @@ def test_erasing_leaves_the_lobby_renames_the_seats_and_empties_the_partition(
     assert services.sessions.list_sessions(me.player_id) == []
     assert services.webhooks.list_webhooks(me.player_id) == []
     assert services.notifications.devices(me.player_id) == []
+    assert services.web_push_subscriptions.list_web_push_subscriptions(me.player_id) == []
     assert services.notifications.preferences(me.player_id).muted_games == frozenset()
     assert services.inbox.active_memberships(me.player_id) == []
     assert services.inbox.finished_memberships(me.player_id, 20, None) == ([], None)

@@ -14,6 +14,7 @@ from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
+from app.aws.dynamodb.web_push import DynamoWebPushStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.core.records import GameRecord
 from app.core.services import Services
@@ -31,6 +32,7 @@ from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
 from tests.fakes.sessions import MemorySessionStore
 from tests.fakes.table import MemoryTable
+from tests.fakes.web_push import MemoryWebPushStore, RecordingWebPushSender
 from tests.fakes.webhooks import MemoryWebhookStore
 
 # The Services fields that are storage ports, each a Protocol in app/<feature>/ports.py.
@@ -45,6 +47,7 @@ STORE_PORTS = (
     "feed",
     "decks",
     "notifications",
+    "web_push_subscriptions",
 )
 
 
@@ -76,6 +79,7 @@ class AllMemoryPorts(_OnePortObject):
         self.notifications = MemoryNotificationStore()
         self.mail_ledger = MemoryMailLedger()
         self.digests = MemoryDigestIndex()
+        self.web_push_subscriptions = MemoryWebPushStore()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
@@ -83,6 +87,7 @@ class AllMemoryPorts(_OnePortObject):
             self.webhooks.erase_player,
             self.notifications.erase_player,
             self.mail_ledger.erase_player,
+            self.web_push_subscriptions.erase_player,
         ]
 
 
@@ -100,6 +105,7 @@ class AllTablePorts(_OnePortObject):
             DynamoFeedStore(table, client),
             DynamoDeckStore(table, client),
             DynamoNotificationStore(table, client),
+            DynamoWebPushStore(table, client),
         )
 
     def games_of(self, player_id: str) -> list[GameRecord]:
@@ -137,6 +143,8 @@ def memory_services(
         images=CardImages("", 3_600),
         mail_ledger=ports.mail_ledger,
         digests=ports.digests,
+        web_push_subscriptions=ports.web_push_subscriptions,
+        web_push=RecordingWebPushSender(),
     )
     return replace(built, **overrides) if overrides else built
 

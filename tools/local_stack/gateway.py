@@ -107,6 +107,10 @@ def _method_not_allowed(method: str, path: str, allowed: Sequence[str]) -> HttpR
     return HttpResponse(405, [*response.headers, ("Allow", ", ".join(allowed))], response.body)
 
 
+#: A local stack service under a path prefix: (method, path, query, headers, body) -> response.
+LocalApp = Callable[[str, str, str, Sequence[tuple[str, str]], bytes], HttpResponse]
+
+
 class Gateway:
     """API Gateway REST API in front of one Lambda handler, with the handler injected."""
 
@@ -122,6 +126,7 @@ class Gateway:
         static: StaticSite | None = None,
         environments: ExecutionEnvironments | None = None,
         local_routes: Mapping[str, Callable[[str], HttpResponse]] | None = None,
+        local_apps: Mapping[str, LocalApp] | None = None,
     ) -> None:
         """``handler`` resolves the Lambda handler: one for every route, or one per function logical id.
 
@@ -130,9 +135,11 @@ class Gateway:
         ``environments``, handlers run there, concurrently, instead of one at a time in this process.
         ``local_routes`` are the local stack's own ``GET`` paths (``/_local/mail``), each given the query
         string and served before any route: never the API's, so neither template.yaml nor the OpenAPI
-        document has them.
+        document has them. ``local_apps`` serve every method on every path under their prefix
+        (``/_local/push``: the local push service), given method, path, query, headers and body.
         """
         self.local_routes = dict(local_routes or {})
+        self.local_apps = dict(local_apps or {})
         self.static = static
         self.environments = environments
         self.routes = RouteTable(routes)
@@ -230,6 +237,9 @@ class Gateway:
     ) -> HttpResponse:
         method = method.upper()
         path = _normalise(urlsplit(target).path)
+        for prefix, local_app in self.local_apps.items():
+            if path == prefix or path.startswith(f"{prefix}/"):
+                return local_app(method, path, urlsplit(target).query, headers, body)
         local = self.local_routes.get(path)
         if local is not None and method in ("GET", "HEAD"):
             return local(urlsplit(target).query)

@@ -30,6 +30,7 @@ from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway
 from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
 from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
+from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key
 from local_stack.queues import QueuePoller
 from local_stack.resources import create_resources
 from local_stack.runtime import HandlerResolver, lazy_handler
@@ -168,6 +169,25 @@ def local_notification_mail(
     return found
 
 
+#: Where the local stack keeps the VAPID key it makes at each start (a SecureString on the twin's SSM).
+LOCAL_VAPID_PARAMETER = "/dixit/local/web-push-vapid"
+
+
+def local_web_push_key(
+    ssm_client: Any, template: Mapping[str, Any], overrides: Mapping[str, str]
+) -> dict[str, str]:
+    """The WebPushVapidParameter locally: a fresh VAPID key pair in the twin's SSM, unless given."""
+    if (
+        "WebPushVapidParameter" not in (template.get("Parameters") or {})
+        or "WebPushVapidParameter" in overrides
+    ):
+        return {}
+    ssm_client.put_parameter(
+        Name=LOCAL_VAPID_PARAMETER, Type="SecureString", Value=generate_vapid_key(), Overwrite=True
+    )
+    return {"WebPushVapidParameter": LOCAL_VAPID_PARAMETER}
+
+
 def free_port(host: str) -> int:
     """A port nobody listens on now (the gateway's, when none was asked for: the mails must name it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -188,6 +208,7 @@ class LocalStack:
         self.uploads: list[UploadTrigger] = []
         self.push_tap: EndpointTap | None = None
         self.mailbox = Mailbox()
+        self.push_receiver = PushReceiver(report=lambda line: self._say(f"[web-push] {line}"))
         self.mail_tap: MailTap | None = None
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
@@ -253,6 +274,7 @@ class LocalStack:
             **local_email_from(template, options.parameter_overrides),
             **local_web_base_url(template, options.parameter_overrides, options.host, self.port),
             **local_notification_mail(template, options.parameter_overrides, options.host, self.port),
+            **local_web_push_key(boto3.client("ssm"), template, options.parameter_overrides),
             **options.parameter_overrides,
         }
         if self.parameters.get("EmailFrom"):
@@ -324,8 +346,10 @@ class LocalStack:
             static=StaticSite(options.web_root) if options.web_root and options.web_root.is_dir() else None,
             environments=self.environments,
             local_routes={MAILBOX_PATH: self.mailbox.as_json},
+            local_apps={PUSH_PATH: self.push_receiver.handle},
         )
         self.http = GatewayServer(gateway, options.host, self.port).start()
+        self.push_receiver.base_url = self.api_url
 
         mappings = [
             StreamMapping(spec, stream, self.resources[stream.table], handlers[logical_id])
@@ -438,6 +462,11 @@ class LocalStack:
             if sender
             else "  mail           off (EmailFrom is empty): routes that send mail answer 501"
         )
+        if self.parameters.get("WebPushVapidParameter"):
+            lines.append(
+                f"  web push       VAPID key in SSM {self.parameters['WebPushVapidParameter']}; "
+                f"the local push service decrypts to {self.api_url}{PUSH_PATH}"
+            )
         if self.options.state_file is not None:
             lines.append(f"  state file     {self.options.state_file}  (for `python -m local_stack invoke`)")
         lines += [

@@ -3,12 +3,13 @@ answers. Secrets stay out: no token or token hash, no webhook secret, no push en
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.core.records import GameRecord, PlayerRecord
 from app.core.services import Services
 from app.games import inbox as inbox_entries
 from app.notify.ports import Device, Preferences
+from app.notify.web_push_ports import WebPushSubscription
 from app.players.accounts import SignedIn
 from app.players.ports import SessionRecord
 from app.webhooks.records import WebhookRecord
@@ -32,6 +33,7 @@ class AccountData:
     webhooks: list[WebhookRecord]
     preferences: Preferences
     games: list[GameData]
+    web_push_subscriptions: list[WebPushSubscription] = field(default_factory=list)
 
 
 def game_ids_of(services: Services, player_id: str) -> tuple[list[str], list[str]]:
@@ -69,4 +71,5 @@ def export(services: Services, signed: SignedIn) -> AccountData:
         webhooks=webhooks,
         preferences=services.notifications.preferences(player_id),
         games=games,
+        web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
     )

@@ -10,6 +10,7 @@ from app.games.presenters import names_in, round_result
 from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut
+from app.notify.web_push_schemas import ENDPOINT, WebPushSubscriptionOut
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 
@@ -116,6 +117,18 @@ class AccountExport(Schema):
             }
         ],
     )
+    web_push: list[WebPushSubscriptionOut] = doc(
+        "Your browsers' push subscriptions (never their keys)",
+        [
+            {
+                "subscription_id": "browser-1",
+                "endpoint": ENDPOINT,
+                "expiration_time": None,
+                "created_at": STAMP,
+            }
+        ],
+        default_factory=list,
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages) -> ExportedGame:
@@ -162,4 +175,13 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
             {**to_body(data.preferences), "muted_games": sorted(data.preferences.muted_games)}
         ),
         games=[_game(g, player.player_id, images) for g in data.games],
+        web_push=[
+            WebPushSubscriptionOut(
+                subscription_id=w.subscription_id,
+                endpoint=w.endpoint,
+                expiration_time=w.expiration_time,
+                created_at=w.created_at,
+            )
+            for w in data.web_push_subscriptions
+        ],
     )

@@ -8,7 +8,7 @@ credentials sign what app.aws.s3 signs itself) and forgotten with them.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import boto3
 from botocore.config import Config
@@ -69,6 +69,12 @@ def sesv2() -> SESV2Client:
     return session().client("sesv2", config=_CONFIG)
 
 
+@cache
+def ssm() -> Any:
+    """SSM Parameter Store (the Web Push VAPID key); untyped: the project carries no stubs for it."""
+    return session().client("ssm", config=_CONFIG)
+
+
 _generation = 0
 
 
@@ -81,5 +87,5 @@ def reset() -> None:
     """Forget the session and its clients (tests switch endpoints and credentials between cases)."""
     global _generation
     _generation += 1
-    for factory in (session, dynamodb, s3, sns, sqs, sesv2):
+    for factory in (session, dynamodb, s3, sns, sqs, sesv2, ssm):
         factory.cache_clear()

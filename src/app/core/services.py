@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from app.notify.email_ports import DigestIndex, MailLedger
     from app.notify.mail import Mailer
     from app.notify.ports import NotificationStore
+    from app.notify.web_push_ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
@@ -50,6 +51,8 @@ class Services:
     # The email channel's send claims and suppressed addresses, and the daily digest's index.
     mail_ledger: MailLedger
     digests: DigestIndex
+    web_push_subscriptions: WebPushStore
+    web_push: WebPushSender
     # Looked up at each call, so a simulation can swap the module's clock for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

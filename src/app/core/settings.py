@@ -60,6 +60,11 @@ class AppSettings(BaseModel):
     # Where the API is reached from outside (the unsubscribe links point there); empty: WEB_BASE_URL,
     # for a deployment serving the web client and the API from one origin (the local stack does).
     public_api_url: str = Field(default="", pattern=r"^(https?://[^\s#?]+)?$")
+    # Web Push (app.notify.web_push): the SSM SecureString parameter holding the VAPID private key (empty:
+    # Web Push is off, 501 web_push_not_configured), and who push services may contact (RFC 8292 `sub`,
+    # mailto: or https:; empty: mailto:EMAIL_FROM, else WEB_BASE_URL).
+    web_push_vapid_parameter: str = ""
+    web_push_subject: str = Field(default="", pattern=r"^((mailto:|https://)\S+)?$")
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

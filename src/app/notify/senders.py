@@ -17,6 +17,7 @@ from app.notify.email_channel import EmailSender
 from app.notify.messages import Notification
 from app.notify.ports import Device, NotificationStore
 from app.notify.preferences import Channel
+from app.notify.web_push import WebPush
 
 if TYPE_CHECKING:
     from app.core.services import Services
@@ -59,4 +60,5 @@ def channel_senders(
     # Channel.EMAIL and Channel.WEB_PUSH: their senders join here, built from `services`.
     if services is not None:
         senders[Channel.EMAIL] = EmailSender(services)
+        senders[Channel.WEB_PUSH] = WebPush.of(services)
     return senders

@@ -1,0 +1,112 @@
+"""Web Push: the VAPID key browsers subscribe with, and each player's browser subscriptions."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.request import Request
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from app.notify.web_push import WebPush
+from app.notify.web_push_ports import WebPushSubscription
+from app.notify.web_push_schemas import (
+    SUBSCRIPTION_ID_PATTERN,
+    PutWebPushSubscription,
+    WebPushKey,
+    WebPushSubscriptionOut,
+    WebPushSubscriptions,
+)
+from handlers.http import BEARER, Adapters, Caller, created, done, json_response, location
+from handlers.problems import answers
+
+router = APIGatewayRouter()
+SubscriptionId = Annotated[str, Path(pattern=SUBSCRIPTION_ID_PATTERN)]
+
+
+def _out(subscription: WebPushSubscription) -> WebPushSubscriptionOut:
+    return WebPushSubscriptionOut(
+        subscription_id=subscription.subscription_id,
+        endpoint=subscription.endpoint,
+        expiration_time=subscription.expiration_time,
+        created_at=subscription.created_at,
+    )
+
+
+@router.get(
+    "/web-push/key",
+    tags=["notifications"],
+    summary="The VAPID public key to subscribe with (501 web_push_not_configured when Web Push is off)",
+    **answers({200: {"description": "The application server key"}}, 501, 503),
+)
+def get_web_push_key(adapters: Adapters) -> Response[WebPushKey]:
+    return json_response(WebPushKey(public_key=WebPush.of(adapters).public_key()))
+
+
+@router.put(
+    "/players/me/web-push/<subscription_id>",
+    tags=["notifications"],
+    summary="Store this browser's PushSubscription (as PushSubscription.toJSON() gives it)",
+    security=BEARER,
+    **answers(
+        {
+            **created("Stored", "/players/me/web-push/{subscription_id}"),
+            200: {"description": "Replaced"},
+        },
+        400,
+        401,
+        409,
+        413,
+        415,
+        422,
+        501,
+    ),
+)
+def put_web_push_subscription(
+    request: Request,
+    subscription_id: SubscriptionId,
+    body: PutWebPushSubscription,
+    player: Caller,
+    adapters: Adapters,
+) -> Response[WebPushSubscriptionOut]:
+    stored, is_new = WebPush.of(adapters).subscribe(
+        player,
+        subscription_id,
+        endpoint=body.endpoint,
+        p256dh=body.keys.p256dh,
+        auth=body.keys.auth,
+        expiration_time=body.expiration_time,
+        now=adapters.clock(),
+    )
+    if not is_new:
+        return json_response(_out(stored))
+    answer = json_response(_out(stored), status=201)
+    answer.headers["Location"] = location(request, f"/players/me/web-push/{subscription_id}")
+    return answer
+
+
+@router.get(
+    "/players/me/web-push",
+    tags=["notifications"],
+    summary="Your browsers' push subscriptions",
+    security=BEARER,
+    **answers({200: {"description": "Your subscriptions"}}, 401),
+)
+def get_web_push_subscriptions(player: Caller, adapters: Adapters) -> Response[WebPushSubscriptions]:
+    found = WebPush.of(adapters).subscriptions(player)
+    return json_response(WebPushSubscriptions(subscriptions=[_out(s) for s in found]))
+
+
+@router.delete(
+    "/players/me/web-push/<subscription_id>",
+    tags=["notifications"],
+    summary="Forget a browser's push subscription",
+    security=BEARER,
+    **answers({204: {"description": "Forgotten"}}, 401, 404),
+)
+def delete_web_push_subscription(
+    subscription_id: SubscriptionId, player: Caller, adapters: Adapters
+) -> Response[None]:
+    WebPush.of(adapters).unsubscribe(player, subscription_id)
+    return done()
