@@ -27,6 +27,7 @@ COMPLIANT = loads_template((Path(__file__).parent / "compliant_stack.yaml").read
 TRANSLATION_ARTIFACTS = {
     ("W8001", "Condition ApiKeyRequired not used"),
     ("W8001", "Condition EmailWanted not used"),
+    ("W8001", "Condition PublicApiUrlGiven not used"),
     ("W3037", "'changemessagevisibilitybatch' is not one of"),
     ("W3037", "'deletemessagebatch' is not one of"),
 }
