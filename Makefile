@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit web-test run soak bench bench-http openapi screenshots lock clean simulate
+.PHONY: install test lint typecheck unit web-test run soak bench bench-http openapi screenshots lock clean simulate sam-env
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,7 +46,12 @@ test: lint typecheck web-test unit
 
 # Two execution environments serve API calls side by side (WORKERS=1: in-process, one at a time).
 run: $(STAMP)
-	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0) --workers $(or $(WORKERS),2)
+	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0) --workers $(or $(WORKERS),2) $(if $(HOST),--host $(HOST))
+
+# env.json for `sam local ... --env-vars env.json`, from the running `make run` (CONTAINER_HOST: how a
+# container reaches this machine; host.docker.internal by default).
+sam-env: $(STAMP)
+	$(BIN)/python -m local_stack sam-env --out env.json $(if $(CONTAINER_HOST),--container-host $(CONTAINER_HOST))
 
 # GAMES complete games over HTTP against a fresh `make run` stack; prints RSS and games/s.
 soak: $(STAMP)

@@ -62,7 +62,7 @@ def record_handler(record: DynamoDBRecord) -> None:
 
 
 @logger.inject_lambda_context(log_event=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     response = process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context
