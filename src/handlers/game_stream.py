@@ -20,7 +20,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from app import bootstrap
 from app.core.telemetry import count, logger, metrics
 from app.feed.changes import handle_change
-from app.games import inbox
+from app.games import inbox, state_codec
 from app.notify.delivery import Delivery
 from app.notify.messages import changes
 from dixit.state import GameState
@@ -30,8 +30,7 @@ processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
 def _state(image: dict[str, Any]) -> GameState | None:
-    text = image.get("state")
-    return GameState.from_json(text) if isinstance(text, str) else None
+    return state_codec.stored(image)
 
 
 def record_handler(record: DynamoDBRecord) -> None:
