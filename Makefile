@@ -24,6 +24,14 @@ $(CHECKOV)/.installed: policies/checkov-constraints.txt
 	$(CHECKOV)/bin/python -m pip install --quiet -c policies/checkov-constraints.txt checkov
 	@touch $@
 
+# SAM CLI pins boto3, pydantic and click too: its own venv, for `sam build` in the tests (tests/test_sam_build.py).
+SAM := $(VENV)/sam
+$(SAM)/.installed: layers/sam-cli-constraints.txt
+	@test -x $(SAM)/bin/python || $(PYTHON) -m venv $(SAM)
+	$(SAM)/bin/python -m pip install --quiet --upgrade pip
+	$(SAM)/bin/python -m pip install --quiet -c layers/sam-cli-constraints.txt aws-sam-cli
+	@touch $@
+
 # The last two lines: checkov's built-in checks on the stack CloudFormation runs (policies/checkov.yaml).
 lint: $(STAMP) $(CHECKOV)/.installed
 	$(BIN)/ruff check .
@@ -35,7 +43,7 @@ lint: $(STAMP) $(CHECKOV)/.installed
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(SAM)/.installed
 	$(BIN)/pytest -n 2 -q
 
 # The web client's pure state module (web/state.js), without a browser.
@@ -81,6 +89,7 @@ screenshots: $(STAMP)
 # Refresh the pinned versions that make every fresh clone install the same tree.
 lock: $(STAMP)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+	$(BIN)/python layers/dependencies/pins.py > layers/dependencies/requirements.txt
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .import_linter_cache
