@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 3000
 
-.PHONY: install test lint typecheck unit web-test run soak bench bench-http openapi screenshots lock clean simulate
+.PHONY: install test lint typecheck unit web-test run soak bench bench-http openapi screenshots lock clean simulate sam-env
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,14 @@ $(CHECKOV)/.installed: policies/checkov-constraints.txt
 	$(CHECKOV)/bin/python -m pip install --quiet -c policies/checkov-constraints.txt checkov
 	@touch $@
 
+# SAM CLI pins boto3, pydantic and click too: its own venv, for `sam build` in the tests (tests/test_sam_build.py).
+SAM := $(VENV)/sam
+$(SAM)/.installed: layers/sam-cli-constraints.txt
+	@test -x $(SAM)/bin/python || $(PYTHON) -m venv $(SAM)
+	$(SAM)/bin/python -m pip install --quiet --upgrade pip
+	$(SAM)/bin/python -m pip install --quiet -c layers/sam-cli-constraints.txt aws-sam-cli
+	@touch $@
+
 # The last two lines: checkov's built-in checks on the stack CloudFormation runs (policies/checkov.yaml).
 lint: $(STAMP) $(CHECKOV)/.installed
 	$(BIN)/ruff check .
@@ -35,7 +43,7 @@ lint: $(STAMP) $(CHECKOV)/.installed
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(SAM)/.installed
 	$(BIN)/pytest -n 2 -q
 
 # The web client's pure state module (web/state.js), without a browser.
@@ -46,7 +54,12 @@ test: lint typecheck web-test unit
 
 # Two execution environments serve API calls side by side (WORKERS=1: in-process, one at a time).
 run: $(STAMP)
-	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0) --workers $(or $(WORKERS),2)
+	$(BIN)/python -m local_stack serve --port $(PORT) --aws-port $(or $(AWS_PORT),0) --workers $(or $(WORKERS),2) $(if $(HOST),--host $(HOST))
+
+# env.json for `sam local ... --env-vars env.json`, from the running `make run` (CONTAINER_HOST: how a
+# container reaches this machine; host.docker.internal by default).
+sam-env: $(STAMP)
+	$(BIN)/python -m local_stack sam-env --out env.json $(if $(CONTAINER_HOST),--container-host $(CONTAINER_HOST))
 
 # GAMES complete games over HTTP against a fresh `make run` stack; prints RSS and games/s.
 soak: $(STAMP)
@@ -76,6 +89,7 @@ screenshots: $(STAMP)
 # Refresh the pinned versions that make every fresh clone install the same tree.
 lock: $(STAMP)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+	$(BIN)/python layers/dependencies/pins.py > layers/dependencies/requirements.txt
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .import_linter_cache

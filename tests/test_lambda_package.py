@@ -1,9 +1,10 @@
 """What `sam build` puts in a function's package: the product's own packages, nothing a developer uses.
 
 `sam build` runs src/Makefile's build-<function> target for each function (BuildMethod: makefile): it
-copies the product's packages and compiles their bytecode for the runtime. Powertools,
-pydantic and the X-Ray SDK come from the official Powertools layer and boto3 from the Lambda runtime, so
-neither the copied tree nor the installed requirements may bring dev-only modules or the AWS SDK.
+copies the product's packages and compiles their bytecode for the runtime. Every library comes from the
+layer the stack builds (DependenciesLayer, layers/dependencies: the run-time closure at constraints.txt's
+versions) and boto3 from the Lambda runtime, so neither the copied tree nor the installed requirements
+may bring dev-only modules or the AWS SDK. tests/test_sam_build.py runs the real `sam build`.
 Nor a test double: under src/ each store port (app/<feature>/ports.py) has its DynamoDB adapter and
 nothing else, and the doubles in tests/fakes stay out of the package.
 """
@@ -25,7 +26,7 @@ from local_stack.template import functions, load_template
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = {"dixit", "app", "handlers"}
-#: Provided at run time by the Powertools layer (with its dependencies) or by the python3.13 runtime.
+#: Provided at run time by the dependencies layer or by the python3.13 runtime (boto3).
 PROVIDED = {
     "aws_lambda_powertools",
     "pydantic",
@@ -33,14 +34,18 @@ PROVIDED = {
     "aws_xray_sdk",
     "fastjsonschema",
     "typing_extensions",
+    "tzdata",
+    "pywebpush",
+    "py_vapid",
+    "http_ece",
+    "cryptography",
+    "requests",
     "boto3",
     "botocore",
 }
 #: Modules only one function imports, from the layer only that function has (template.yaml's PillowLayer).
 FUNCTION_LAYERS = {
     "app/decks/ingest.py": {"PIL"},
-    # WebPushLayer, on the functions that notify; imported on the first push only.
-    "app/aws/web_push.py": {"pywebpush", "py_vapid", "cryptography"},
 }
 DEV_ONLY = {
     "moto",
@@ -191,17 +196,30 @@ def test_product_code_imports_only_the_stdlib_itself_and_what_the_runtime_provid
             assert root in allowed | layered or root.startswith("mypy_boto3_"), f"{where} imports {root}"
 
 
-def test_the_powertools_layer_is_the_official_one_for_the_runtime_and_architecture() -> None:
+def test_every_function_runs_with_the_layer_the_stack_builds_for_its_runtime_and_architecture() -> None:
     template = load_template(ROOT / "template.yaml")
     function_globals = template["Globals"]["Function"]
     assert function_globals["Runtime"] == "python3.13"
     assert function_globals["Architectures"] == ["arm64"]
-    (layer,) = function_globals["Layers"]
-    assert (
-        ":017000801446:layer:AWSLambdaPowertoolsPythonV3-python313-arm64:${PowertoolsLayerVersion}"
-        in (layer["Fn::Sub"])
-    )
-    assert int(template["Parameters"]["PowertoolsLayerVersion"]["Default"]) >= 1
+    assert function_globals["Layers"] == [{"Ref": "DependenciesLayer"}]
+    layer = template["Resources"]["DependenciesLayer"]
+    assert layer["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
+
+
+def test_the_layers_requirements_are_the_run_time_closure_at_the_pinned_versions() -> None:
+    spec = importlib.util.spec_from_file_location("pins", ROOT / "layers" / "dependencies" / "pins.py")
+    assert spec is not None
+    assert spec.loader is not None
+    pins = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pins)
+    committed = (ROOT / "layers" / "dependencies" / "requirements.txt").read_text()
+    assert committed == pins.requirements(), "run `make lock`"
+    names = {canonical(line.partition("==")[0]) for line in committed.splitlines() if "==" in line}
+    assert {"aws-lambda-powertools", "pydantic", "tzdata", "pywebpush"} <= names
+    assert not names & {"boto3", "botocore", "s3transfer"}
+    for line in committed.splitlines():
+        if "==" in line:
+            assert metadata.version(line.partition("==")[0]) == line.partition("==")[2], line
 
 
 # The in-memory doubles of the store ports live under tests/fakes and never reach a package.

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from app.games import state_codec
 from local_stack.gateway import RouteTable
 from local_stack.template import TEMPLATE_PATH, api_routes, load_template
 
@@ -123,8 +124,9 @@ def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -
     assert change["StreamViewType"] == "NEW_AND_OLD_IMAGES"
     assert change["Keys"] == {key: change["NewImage"][key] for key in ("pk", "sk")}
     assert change["Keys"]["sk"] == {"S": "STATE"}  # what the template's filter lets through
-    assert json.loads(change["OldImage"]["state"]["S"])["phase"] == "lobby"
-    assert json.loads(change["NewImage"]["state"]["S"])["phase"] == "storytelling"
+    # The state is stored compressed (app.games.state_codec): base64 text in the event, as Lambda sends B.
+    assert state_codec.unpack(change["OldImage"]["state"]["B"]).phase.value == "lobby"
+    assert state_codec.unpack(change["NewImage"]["state"]["B"]).phase.value == "storytelling"
 
 
 def test_the_sqs_event_is_what_the_queue_hands_the_webhook_function() -> None:

@@ -158,7 +158,7 @@ def _deadline(context: LambdaContext) -> Deadline:
 @logger.inject_lambda_context(log_event=False, correlation_id_path=correlation_paths.API_GATEWAY_REST)
 # A response may carry a token (registration, rotation): it never goes to the trace.
 @tracer.capture_lambda_handler(capture_response=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     services = _with_public_url(bootstrap.services(_deadline(context)), event)
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was

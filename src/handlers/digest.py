@@ -14,7 +14,7 @@ from app.notify.digest import send_digests
 
 
 @logger.inject_lambda_context(log_event=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 @event_source(data_class=EventBridgeEvent)
 def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str, Any]:
     services = bootstrap.services()

@@ -20,7 +20,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from app import bootstrap
 from app.core.telemetry import count, logger, metrics
 from app.feed.changes import handle_change
-from app.games import inbox
+from app.games import inbox, state_codec
 from app.notify.delivery import Delivery
 from app.notify.messages import changes
 from dixit.state import GameState
@@ -30,8 +30,7 @@ processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
 def _state(image: dict[str, Any]) -> GameState | None:
-    text = image.get("state")
-    return GameState.from_json(text) if isinstance(text, str) else None
+    return state_codec.stored(image)
 
 
 def record_handler(record: DynamoDBRecord) -> None:
@@ -62,7 +61,7 @@ def record_handler(record: DynamoDBRecord) -> None:
 
 
 @logger.inject_lambda_context(log_event=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     response = process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

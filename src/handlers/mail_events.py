@@ -32,7 +32,7 @@ def _details(event: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @logger.inject_lambda_context(log_event=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
     services = bootstrap.services()
     suppressed = sum(record_mail_event(services, detail) for detail in _details(event))

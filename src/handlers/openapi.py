@@ -1,14 +1,17 @@
 """The OpenAPI document and its Swagger UI page, built only when one of them is asked for.
 
-Everything the document says is declared on the routes (parameters, headers, responses) and in
-`configure`; nothing is edited after generation. This module is imported lazily by the two routes that
-serve it, so a cold start of the API never pays for the OpenAPI models or the Swagger assets.
+Everything the document says about the API is declared on the routes (parameters, headers, responses)
+and in `configure`, which also names each operation for client generators (`OPERATION_IDS`). The one
+addition after generation is OpenAPI 3.1's `webhooks`, which Powertools cannot declare: the events a
+webhook receives, from the very models the events feed serves. This module is imported lazily by the two
+routes that serve it, so a cold start of the API never pays for the OpenAPI models or the Swagger assets.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.event_handler.openapi import swagger_ui
@@ -28,8 +31,113 @@ DESCRIPTION = (
 SERVERS = [Server(url=".", description="This API, wherever this document is served from")]
 _SWAGGER_ASSETS = Path(swagger_ui.__file__).parent
 
+# What a generated SDK calls each operation: a verb and its object, as a person would say it. A route
+# missing here is named after its function (`put_device` → `putDevice`), never after its path and method.
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("POST", "/players"): "registerPlayer",
+    ("GET", "/players/me"): "getMe",
+    ("PATCH", "/players/me"): "renameMe",
+    ("DELETE", "/players/me"): "deleteMe",
+    ("GET", "/players/me/export"): "exportMyData",
+    ("GET", "/players/me/games"): "listMyGames",
+    ("POST", "/players/me/tokens"): "rotateToken",
+    ("DELETE", "/players/me/tokens/current"): "revokeToken",
+    ("GET", "/players/me/sessions"): "listSessions",
+    ("DELETE", "/players/me/sessions"): "endOtherSessions",
+    ("DELETE", "/players/me/sessions/{session_id}"): "endSession",
+    ("POST", "/players/me/email"): "attachEmail",
+    ("POST", "/players/me/email/verify"): "confirmEmail",
+    ("POST", "/sessions"): "requestSignIn",
+    ("POST", "/sessions/verify"): "verifySignIn",
+    ("GET", "/games"): "listOpenGames",
+    ("POST", "/games"): "createGame",
+    ("GET", "/games/{game_id}"): "getGame",
+    ("GET", "/games/{game_id}/events"): "listGameEvents",
+    ("GET", "/games/{game_id}/rounds"): "listRounds",
+    ("POST", "/games/{game_id}/join"): "joinGame",
+    ("POST", "/games/{game_id}/leave"): "leaveGame",
+    ("POST", "/games/{game_id}/start"): "startGame",
+    ("POST", "/games/{game_id}/clue"): "giveClue",
+    ("POST", "/games/{game_id}/submissions"): "submitCards",
+    ("POST", "/games/{game_id}/votes"): "castVotes",
+    ("POST", "/games/{game_id}/nudges"): "nudgeGame",
+    ("PUT", "/games/{game_id}/notifications"): "muteGame",
+    ("GET", "/decks"): "listDecks",
+    ("POST", "/decks"): "createDeck",
+    ("GET", "/decks/{deck_id}"): "getDeck",
+    ("GET", "/decks/{deck_id}/cards"): "listDeckCards",
+    ("GET", "/players/me/devices"): "listDevices",
+    ("PUT", "/players/me/devices/{device_id}"): "registerDevice",
+    ("DELETE", "/players/me/devices/{device_id}"): "removeDevice",
+    ("PUT", "/players/me/notifications"): "setNotificationPreferences",
+    ("GET", "/players/me/notifications"): "getNotificationPreferences",
+    ("GET", "/players/me/webhooks"): "listWebhooks",
+    ("POST", "/players/me/webhooks"): "createWebhook",
+    ("GET", "/players/me/webhooks/{webhook_id}"): "getWebhook",
+    ("DELETE", "/players/me/webhooks/{webhook_id}"): "deleteWebhook",
+    ("GET", "/players/me/webhooks/{webhook_id}/deliveries"): "listWebhookDeliveries",
+    ("POST", "/players/me/webhooks/{webhook_id}/rotate-secret"): "rotateWebhookSecret",
+}
+
+
+def operation_id(method: str, path: str, function_name: str) -> str:
+    named = OPERATION_IDS.get((method.upper(), path))
+    if named is not None:
+        return named
+    head, *rest = function_name.strip("_").split("_")
+    return head + "".join(word.capitalize() for word in rest)
+
+
+def _name_operations(app: APIGatewayRestResolver) -> None:
+    # Powertools' default id is the function name plus path plus method (`create_games_post`).
+    for route in [*app._static_routes, *app._dynamic_routes]:
+        route.operation_id = operation_id(route.method, route.openapi_path, route.func.__name__)
+
+
+def _webhooks() -> tuple[dict[str, Any], dict[str, Any]]:
+    """One OpenAPI 3.1 webhook per event type, and the event models its bodies name."""
+    from app.feed.events import EVENT_ADAPTER, EVENT_TYPES
+
+    schema = EVENT_ADAPTER.json_schema(ref_template="#/components/schemas/{model}")
+    models = {
+        entry["properties"]["type"]["default"]: entry
+        for entry in schema["$defs"].values()
+        if "type" in entry.get("properties", {})
+    }
+    signature = 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> with the webhook\'s secret'
+    headers = [
+        ("Dixit-Signature", signature),
+        ("Dixit-Delivery", "The delivery's id: the same for every retry of one delivery"),
+        ("Dixit-Event", "The event type, as in the body's `type`"),
+        ("Dixit-Attempt", "1 for the first try, then 2, 3, …"),
+    ]
+    out: dict[str, Any] = {}
+    string = {"type": "string"}
+    for event_type in EVENT_TYPES:
+        name = models[event_type]["title"]
+        out[event_type] = {
+            "post": {
+                "operationId": f"on{name}",
+                "summary": f"{event_type}: sent to every webhook of each player who may see it",
+                "tags": ["webhooks"],
+                "parameters": [
+                    {"name": h, "in": "header", "required": True, "description": text, "schema": string}
+                    for h, text in headers
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}},
+                },
+                "responses": {
+                    "2XX": {"description": "Delivered; any other answer (or none within 5 s) is retried"}
+                },
+            }
+        }
+    return out, schema["$defs"]
+
 
 def configure(app: APIGatewayRestResolver) -> None:
+    _name_operations(app)
     app.configure_openapi(
         title=TITLE,
         version=VERSION,
@@ -42,7 +150,13 @@ def configure(app: APIGatewayRestResolver) -> None:
 def document(app: APIGatewayRestResolver) -> str:
     """The document, sorted and indented so the committed openapi.json diffs cleanly."""
     configure(app)
-    return json.dumps(json.loads(app.get_openapi_json_schema()), indent=2, sort_keys=True) + "\n"
+    doc = json.loads(app.get_openapi_json_schema())
+    webhooks, models = _webhooks()
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    for name, model in models.items():
+        schemas.setdefault(name, model)
+    doc["webhooks"] = webhooks
+    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
 def swagger_page(app: APIGatewayRestResolver) -> str:

@@ -25,7 +25,7 @@ def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:
 
 
 @logger.inject_lambda_context(log_event=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 @event_source(data_class=EventBridgeEvent)
 def lambda_handler(event: EventBridgeEvent, context: LambdaContext) -> dict[str, Any]:
     services = bootstrap.services()

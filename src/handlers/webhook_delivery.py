@@ -49,7 +49,7 @@ def _handle(record: SQSRecord, services: Services, queue: WebhookQueue) -> None:
 
 
 @logger.inject_lambda_context(log_event=False)
-@metrics.log_metrics
+@metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     services = bootstrap.services()
     queue = services.webhook_queue

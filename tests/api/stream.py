@@ -6,6 +6,7 @@ only) and wraps the records in the event Lambda would send: what the local stack
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -64,8 +65,9 @@ class StreamFeed:
 
     def event(self, *, filtered: bool = True) -> dict[str, Any]:
         records = [r for r in self.records() if _wanted(r) or not filtered]
-        # Through JSON, as Lambda delivers it (no datetimes, no bytes).
-        event: dict[str, Any] = json.loads(json.dumps({"Records": records}))
+        # Through JSON, as Lambda delivers it: no datetimes, and binary attributes as base64 text.
+        text = json.dumps({"Records": records}, default=lambda raw: base64.b64encode(raw).decode("ascii"))
+        event: dict[str, Any] = json.loads(text)
         return event
 
     def deliver(self) -> dict[str, Any]:

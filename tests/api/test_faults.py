@@ -27,7 +27,7 @@ from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ConnectTimeoutError, ReadTimeoutError
 
 from app.aws import clients as aws_clients
-from dixit.state import GameState
+from app.games import state_codec
 from tests.support.aws import TABLE
 
 from .client import Client, Reply
@@ -119,7 +119,7 @@ def assert_intact(items: dict[tuple[str, str], dict[str, Any]]) -> None:
     for (pk, sk), item in items.items():
         if sk != "STATE":
             continue
-        state = GameState.from_json(item["state"]["S"])
+        state = state_codec.unpack(item["state"]["B"])
         assert int(item["version"]["N"]) == state.version
         members = {p for (p, s) in items if s == pk}
         assert members == {f"PLAYER#{p.player_id}" for p in state.players}

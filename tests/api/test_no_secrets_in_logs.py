@@ -6,7 +6,6 @@ Secrets: each token, its secret part and its stored hash, the seed of the deck, 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.core.telemetry import QUIET_LIBRARIES, logger
+from app.games import state_codec
 
 from .client import Client, call
 from .helpers import started
@@ -65,8 +65,8 @@ def _secrets(clients: list[Client], game_id: str, table: Any, hands: list[list[s
         found[f"token of {client.name}"] = client.token
         found[f"secret of {client.name}"] = secret
         found[f"token hash of {client.name}"] = hashlib.sha256(secret.encode()).hexdigest()
-    state = json.loads(table.get_item(Key={"pk": f"GAME#{game_id}", "sk": "STATE"})["Item"]["state"])
-    found["seed"] = str(state["seed"])
+    stored = table.get_item(Key={"pk": f"GAME#{game_id}", "sk": "STATE"})["Item"]["state"]
+    found["seed"] = str(state_codec.unpack(stored.value).seed)
     return found
 
 

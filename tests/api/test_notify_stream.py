@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from app.aws.sns import SnsNotifier
+from app.games import state_codec
 from tests.support.aws import TABLE
 
 from .client import Client
@@ -150,7 +150,7 @@ def test_a_failing_record_is_reported_alone_so_the_others_are_not_retried(
         r["dynamodb"]["SequenceNumber"]
         for r in event["Records"]
         if r["dynamodb"]["Keys"]["pk"]["S"] == f"GAME#{doomed}"
-        and json.loads(r["dynamodb"]["NewImage"]["state"]["S"])["phase"] == "storytelling"
+        and state_codec.unpack(r["dynamodb"]["NewImage"]["state"]["B"]).phase.value == "storytelling"
     }
     assert len(doomed_sequences) == 1
 

@@ -179,3 +179,34 @@ def test_polled_routes_document_the_poll_interval_headers() -> None:
         statuses = ("200", "304") if path == "/games/{game_id}" else ("200",)
         for status in statuses:
             assert {"Cache-Control", "Retry-After"} <= set(responses[status]["headers"]), (path, status)
+
+
+HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
+
+
+def test_every_operation_is_named_by_a_camel_case_verb_that_generated_clients_can_use() -> None:
+    ids = [op["operationId"] for ops in committed()["paths"].values() for op in ops.values()]
+    assert len(ids) == len(set(ids))
+    for name in ids:
+        assert re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", name), name
+        assert not name.lower().endswith(HTTP_METHODS), name
+    assert {"createGame", "submitCards", "castVotes", "getGame", "listMyGames"} <= set(ids)
+
+
+def test_a_route_missing_from_the_table_is_named_after_its_function_not_its_path() -> None:
+    assert openapi.operation_id("POST", "/games/{game_id}/rematch", "post_rematch") == "postRematch"
+    assert openapi.operation_id("post", "/games", "create") == "createGame"
+
+
+def test_every_webhook_event_is_an_openapi_webhook_whose_body_is_the_events_model() -> None:
+    from app.feed.events import EVENT_TYPES
+
+    document = committed()
+    assert document["openapi"].startswith("3.1")
+    assert set(document["webhooks"]) == set(EVENT_TYPES)
+    schemas = document["components"]["schemas"]
+    for event_type, item in document["webhooks"].items():
+        body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
+        model = schemas[body["$ref"].rsplit("/", 1)[1]]
+        assert model["properties"]["type"]["default"] == event_type
+        assert {p["name"] for p in item["post"]["parameters"]} >= {"Dixit-Signature", "Dixit-Event"}

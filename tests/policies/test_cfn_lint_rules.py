@@ -28,6 +28,7 @@ TRANSLATION_ARTIFACTS = {
     ("W8001", "Condition ApiKeyRequired not used"),
     ("W8001", "Condition EmailWanted not used"),
     ("W8001", "Condition PublicApiUrlGiven not used"),
+    ("W8001", "Condition AlarmTopicWanted not used"),
     ("W3037", "'changemessagevisibilitybatch' is not one of"),
     ("W3037", "'deletemessagebatch' is not one of"),
 }
@@ -55,8 +56,9 @@ def template() -> dict[str, Any]:
         {"RequireApiKey": "true"},
         {"CreateCardCdn": "true", "CardImageBaseUrl": "https://cdn.example"},
         {"EmailFrom": "dixit@example.com"},
+        {"AlarmTopicArn": "arn:aws:sns:us-east-1:123456789012:pager"},
     ],
-    ids=["defaults", "api-key", "card-cdn", "email"],
+    ids=["defaults", "api-key", "card-cdn", "email", "alarm-topic"],
 )
 def test_the_stack_cloudformation_runs_meets_every_policy(
     template: dict[str, Any], parameters: dict[str, str], monkeypatch: pytest.MonkeyPatch
@@ -283,6 +285,16 @@ BROKEN = [
             "Resources/Schedule/Properties/Targets/0/Arn", "arn:aws:lambda:us-east-1:123456789012:function:x"
         ),
     ),
+    Broken("E9360", "a function nobody watches", drop("Resources/FnFailingAlarm")),
+    Broken("E9360", "errors watched, throttles not", drop("Resources/FnFailingAlarm/Properties/Metrics/1")),
+    Broken("E9361", "a stream consumer whose lag nobody watches", drop("Resources/FnLagAlarm")),
+    Broken(
+        "E9362",
+        "one alarm that pages and others that do not",
+        put("Resources/FnLagAlarm/Properties/AlarmActions", [{"Ref": "Topic"}]),
+    ),
+    Broken("E9363", "no dashboard", drop("Resources/Dashboard")),
+    Broken("E9363", "a dashboard without widgets", put("Resources/Dashboard/Properties/DashboardBody", "{}")),
 ]
 
 

@@ -34,7 +34,7 @@ class Stream:
         item = boto3.client("dynamodb").get_item(
             TableName=TABLE, Key={"pk": {"S": f"GAME#{self.game_id}"}, "sk": {"S": "STATE"}}
         )["Item"]
-        new = {"state": item["state"]["S"], "version": int(item["version"]["N"])}
+        new = {"state": item["state"]["B"], "version": int(item["version"]["N"])}
         if self.seen is None or self.seen["version"] != new["version"]:
             handle_change(self.seen, new, bootstrap.services())
             self.changes.append((self.seen, new))

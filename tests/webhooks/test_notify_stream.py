@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from app.aws.sqs import SqsWebhookQueue
+from app.games import state_codec
 from app.webhooks.dispatch import WebhookMessage
 from tests.api.client import Client
 from tests.api.helpers import give_clue, started, storyteller
@@ -113,7 +114,7 @@ def test_a_record_whose_deliveries_cannot_be_enqueued_is_reported_alone(
         r["dynamodb"]["SequenceNumber"]
         for r in event["Records"]
         if r["dynamodb"]["Keys"]["pk"]["S"] == f"GAME#{doomed}"
-        and '"storytelling"' in r["dynamodb"]["NewImage"]["state"]["S"]
+        and state_codec.unpack(r["dynamodb"]["NewImage"]["state"]["B"]).phase.value == "storytelling"
     }
     assert len(doomed_started) == 1
 

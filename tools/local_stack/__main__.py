@@ -77,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("-e", "--event", required=True, help="event JSON file, or - for stdin")
     invoke.add_argument("--aws-endpoint", help="AWS endpoint (default: from the state file of serve)")
     invoke.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
+    sam_env = commands.add_parser("sam-env", help="write env.json for sam local from the running stack")
+    sam_env.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
+    sam_env.add_argument("--out", type=Path, default=Path("env.json"), help="where to write (env.json)")
+    sam_env.add_argument(
+        "--container-host",
+        default="host.docker.internal",
+        help="how a container reaches this machine (127.0.0.1 with sam's --docker-network host)",
+    )
     return parser
 
 
@@ -141,6 +149,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "sam-env":
+        from local_stack import sam_env
+
+        try:
+            written = sam_env.write(
+                args.state_file, args.out, args.template, container_host=args.container_host
+            )
+        except sam_env.NoRunningStack as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        print(f"wrote {args.out}: {', '.join(written)}")
+        return 0
     from local_stack.invoke import invoke
 
     return invoke(

@@ -11,7 +11,7 @@
   cannot point (or be re-pointed by DNS) inside the network.
 
 pywebpush imports aiohttp and requests, and py_vapid cryptography: all are imported on the first push,
-never when the API function starts. They come from the WebPushLayer (template.yaml).
+never when the API function starts. They come from DependenciesLayer (template.yaml), at the pinned versions.
 """
 
 from __future__ import annotations

@@ -11,12 +11,12 @@ from typing import Any
 from app.core.services import Services
 from app.core.telemetry import logger
 from app.feed import feed
+from app.games import state_codec
 from dixit.state import GameState
 
 
 def _state(image: dict[str, Any] | None) -> GameState | None:
-    text = (image or {}).get("state")
-    return GameState.from_json(text) if isinstance(text, str) else None
+    return state_codec.stored(image)
 
 
 def handle_change(

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.core.services import Services
-from app.core.telemetry import logger
+from app.core.telemetry import count, logger
 from app.feed.events import Event
 from app.webhooks import ssrf
 from app.webhooks.http import HttpOutcome, post
@@ -138,6 +138,8 @@ def deliver(
     event_id, event_type = str(message.event.get("id", "")), str(message.event.get("type", ""))
 
     def record(outcome: Outcome, status: str, latency_ms: int | None, next_retry_at: str | None) -> None:
+        # WebhookDeliveries_gave_up over WebhookDeliveries_* is the give-up rate the stack alarms on.
+        count(f"WebhookDeliveries_{outcome}")
         services.webhooks.put_delivery_attempt(
             DeliveryAttempt(
                 webhook_id=webhook.webhook_id,

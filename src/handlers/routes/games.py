@@ -152,7 +152,7 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
 class MoveRoute:
     """One move's route: every move shares the same handling (`_play`), only these differ."""
 
-    name: str  # the handler's name, which the OpenAPI operationId is made from
+    name: str  # the handler's name (handlers.openapi.OPERATION_IDS names the operation)
     path: str
     tag: str
     summary: str

@@ -9,9 +9,10 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.core.records import GameRecord, Membership, StoredAnswer, Visibility
+from app.games import state_codec
 from app.games.due_index import shard_of
 from app.games.keys import FINISHED_PREFIX, finished_key
-from dixit.state import GameState, Phase, RoundResult
+from dixit.state import Phase, RoundResult
 
 LOBBY = "LOBBY"
 INDEX = "gsi1"  # public lobbies, keys only
@@ -56,7 +57,7 @@ def game_item(record: GameRecord) -> dict[str, Any]:
     item: dict[str, Any] = {
         **game_key(record.game_id),
         "version": {"N": str(state.version)},
-        "state": {"S": state.to_json()},
+        "state": {"B": state_codec.pack(state)},
         "phase": {"S": state.phase.value},
         "visibility": {"S": record.visibility.value},
         "invite_code": {"S": record.invite_code},
@@ -82,7 +83,7 @@ def game_item(record: GameRecord) -> dict[str, Any]:
 def game_from_item(item: dict[str, Any]) -> GameRecord:
     due = item.get("due_at")
     return GameRecord(
-        state=GameState.from_json(item["state"]["S"]),
+        state=state_codec.unpack(item["state"].get("B", item["state"].get("S", ""))),
         visibility=Visibility(item["visibility"]["S"]),
         invite_code=item["invite_code"]["S"],
         created_at=item["created_at"]["S"],
