@@ -55,6 +55,16 @@ def check_device(device: object) -> str:
     return cleaned
 
 
+def check_title(title: object) -> str | None:
+    """A game's title, held to a player name's rules; blank means untitled."""
+    cleaned = _label(title)
+    if not cleaned:
+        return None
+    if reason := _label_too_long(cleaned, "a game title"):
+        raise InvalidMoveError("title_too_long", reason)
+    return cleaned
+
+
 def _label(text: object) -> str:
     return text.strip() if isinstance(text, str) else ""
 

@@ -370,6 +370,7 @@ SETTINGS_CODES = {
     "unknown_deck",
     "invalid_max_players",
     "invalid_target_score",
+    "title_too_long",
 }
 
 

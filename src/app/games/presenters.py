@@ -14,9 +14,11 @@ from app.decks.presenters import cards
 from app.games.schemas import (
     CardResultOut,
     GameOut,
+    GamePreview,
     InboxGame,
     OpenGameOut,
     OwesOut,
+    PlayerName,
     RoundOut,
     RoundResultOut,
     SeatOut,
@@ -25,7 +27,7 @@ from app.games.schemas import (
     WaitingOut,
     YouOut,
 )
-from dixit.state import GameState, RoundResult
+from dixit.state import GameState, Phase, RoundResult
 from dixit.views import Owed, view_for
 
 
@@ -135,6 +137,27 @@ def open_game(record: GameRecord) -> OpenGameOut:
     )
 
 
+def game_preview(record: GameRecord, viewer_id: str) -> GamePreview:
+    """The join page's view: who plays and by which rules, and never a hand, a card or the invite code."""
+    state = record.state
+    names = names_in(state)
+    seated = viewer_id in names
+    free = max(0, state.settings.max_players - len(state.players))
+    return GamePreview(
+        game_id=state.game_id,
+        title=state.settings.title,
+        phase=state.phase,
+        host_id=state.host_id,
+        host_name=names.get(state.host_id, ""),
+        seated=[PlayerName(player_id=p.player_id, name=p.name) for p in state.players],
+        settings=SettingsOut.model_validate(state.settings, from_attributes=True),
+        visibility=record.visibility,
+        free_seats=free,
+        joinable=state.phase is Phase.LOBBY and free > 0 and not seated,
+        you_are_in=seated,
+    )
+
+
 def inbox_game(entry: Membership) -> InboxGame:
     return InboxGame(
         game_id=entry.game_id,
@@ -151,4 +174,10 @@ def inbox_game(entry: Membership) -> InboxGame:
         end_reason=entry.end_reason,
         updated_at=entry.updated_at,
         version=entry.version,
+        title=entry.title,
+        host_id=entry.host_id,
+        seated=[PlayerName(player_id=pid, name=name) for pid, name in entry.seats],
+        storyteller_id=entry.storyteller_id,
+        clue=entry.clue,
+        winners=list(entry.winners),
     )

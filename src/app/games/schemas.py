@@ -24,6 +24,7 @@ from dixit.limits import (
     MAX_CLUE_LENGTH,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
+    MAX_NAME_LENGTH,
     MIN_MOVE_TIMEOUT_HOURS,
 )
 from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
@@ -82,6 +83,14 @@ class _GameSettings(Request):
         strict=False,
         examples=["skip"],
         description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
+    )
+    title: str | None = Field(
+        default=None,
+        max_length=MAX_NAME_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["Friday family game"],
+        description="What the players see this game called in their games list (default: none, the players' "
+        "names stand for it)",
     )
 
 
@@ -146,6 +155,7 @@ class SettingsOut(Schema):
     timeout_policy: TimeoutPolicy = doc(
         "skip: a silent player is skipped at the deadline; wait: only reminded", "skip"
     )
+    title: str | None = doc("The title the host gave the game; null if none", None, default=None)
 
 
 class SeatOut(Schema):
@@ -268,6 +278,11 @@ class OpenGames(Schema):
     games: list[OpenGameOut] = doc("Public lobbies with a free seat, newest first", [])
 
 
+class PlayerName(Schema):
+    player_id: str = doc("A seated player's id", PLAYER_ID)
+    name: str = doc("Their name", "Ada")
+
+
 class InboxGame(Schema):
     game_id: str = doc("The game's id", GAME_ID)
     phase: Phase = doc("Where the game is", "submitting")
@@ -283,6 +298,34 @@ class InboxGame(Schema):
     end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
     updated_at: str = doc("When this entry last changed (ISO-8601 UTC)", STAMP)
     version: int = doc("The game version this entry shows (GET /games/{id} is at least there)", 12)
+    title: str | None = doc("The title the host gave the game; null if none", None, default=None)
+    host_id: str | None = doc("Who created the game", PLAYER_ID, default=None)
+    seated: list[PlayerName] = doc(
+        "Who is seated, in seat order", [{"player_id": PLAYER_ID, "name": "Ada"}], default_factory=list
+    )
+    storyteller_id: str | None = doc("The round's storyteller; null outside a round", None, default=None)
+    clue: str | None = doc("The round's clue once told; null before (or outside a round)", None, default=None)
+    winners: list[str] = doc("Ids of the winners once finished", [], default_factory=list)
+
+
+class GamePreview(Schema):
+    """What an invitee may read before joining: no hand, no card, no invite code."""
+
+    game_id: str = doc("The game's id", GAME_ID)
+    title: str | None = doc("The title the host gave the game; null if none", None)
+    phase: Phase = doc("Where the game is: only a lobby can be joined", "lobby")
+    host_id: str = doc("Who created it", PLAYER_ID)
+    host_name: str = doc("The host's name", "Ada")
+    seated: list[PlayerName] = doc("Who is seated, in seat order", [{"player_id": PLAYER_ID, "name": "Ada"}])
+    settings: SettingsOut = doc(
+        "The rules it is played by",
+        {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30,
+         "move_timeout_hours": 48, "timeout_policy": "skip"},
+    )  # fmt: skip
+    visibility: Visibility = doc("public or private", "private")
+    free_seats: int = doc("Seats still free", 4)
+    joinable: bool = doc("Whether you can join it now (a lobby with a free seat you do not sit in)", True)
+    you_are_in: bool = doc("Whether you are seated in it already", False)
 
 
 class Inbox(Schema):
