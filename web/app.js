@@ -52,7 +52,7 @@ const SCREENS = {
   account: () => accountScreen(),
   new: () => createScreen(),
   join: (r) => joinScreen(r.gameId, r.inviteCode),
-  game: (r) => gameScreen(r.gameId),
+  game: (r) => gameScreen(r.gameId, r.card),
   inbox: () => inboxScreen(),
 };
 

@@ -24,9 +24,11 @@ export const ui = {
   },
   // Going to the route already shown draws it again: no hashchange would fire. A notice given here
   // shows on the screen gone to.
-  go(hash, notice = null) {
+  // With `replace`, the screen gone to takes the current one's place in the history (Back skips it).
+  go(hash, notice = null, { replace = false } = {}) {
     flash = notice;
     if (window.location.hash === hash) router();
+    else if (replace) window.location.replace(hash);
     else window.location.hash = hash;
   },
   takeFlash() {
