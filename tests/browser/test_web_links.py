@@ -32,6 +32,13 @@ def test_links_previews_the_clue_counter_and_nudges_through_the_stacks_own_clien
             player.register()
         ada.page.click("text=New game")
         ada.page.wait_for_selector("#decks input[value=base]")
+        # Only one's own ready decks can be added by id; an official one is listed already, and says so.
+        ada.page.fill("#own-deck", "base")
+        ada.page.press("#own-deck", "Enter")
+        ada.page.wait_for_selector("#error:not([hidden])")
+        assert "official decks" in ada.page.inner_text("#error")
+        assert ada.page.locator("form#create").count() == 1
+        ada.assert_accessible("new game form")
         ada.page.fill("#seats", "3")
         ada.page.click("text=Create game")
         ada.page.wait_for_selector("#invite")

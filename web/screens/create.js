@@ -20,23 +20,62 @@ function field(id, label, input, hintText) {
   return [h("label", { for: id }, label), input, hint(`${id}-hint`, hintText)];
 }
 
-// The official decks, then this device's own decks that are ready (GET /decks/{id} says so).
+const ownChoice = (d, checked = false) =>
+  choice("decks", d.deck_id, ` ${d.name} (your deck, ${d.card_count} cards)`, checked, "checkbox");
+
+const remembered = () => JSON.parse(localStorage.getItem(OWN_DECKS) || "[]");
+
+// One of the player's own decks, by id: offered only once every card of it is ready.
+async function ownDeck(api, id) {
+  const deck = await api.call("GET", `/decks/${encodeURIComponent(id)}`);
+  if (deck.official) throw new Error("That is one of the official decks: it is listed above.");
+  if (!deck.ready) throw new Error(`“${deck.name}” is not ready yet: some of its cards are still being checked.`);
+  return deck;
+}
+
+// The official decks, then the own decks this device has used before that are ready.
 async function loadDecks(box, api) {
   const listed = (await api.call("GET", "/decks", undefined, { auth: false })).decks;
   const own = [];
-  for (const id of JSON.parse(localStorage.getItem(OWN_DECKS) || "[]")) {
+  for (const id of remembered()) {
     try {
-      const deck = await api.call("GET", `/decks/${encodeURIComponent(id)}`);
-      if (deck.ready && !deck.official) own.push(deck);
+      own.push(await ownDeck(api, id));
     } catch {
-      // Gone or not ours any more: not offered.
+      // Gone, not ready or not ours any more: not offered.
     }
   }
   replace(
     box,
     listed.map((d) => choice("decks", d.deck_id, ` ${d.name} (${d.card_count} cards)`, d.deck_id === "base", "checkbox")),
-    own.map((d) => choice("decks", d.deck_id, ` ${d.name} (your deck, ${d.card_count} cards)`, false, "checkbox")),
+    own.map((d) => ownChoice(d)),
   );
+}
+
+// "Add your own deck": its id (from POST /decks) adds it to the choices, and this device remembers it.
+function ownDeckAdder(box, api) {
+  const input = h("input", { id: "own-deck", autocomplete: "off", spellcheck: false, "aria-describedby": "own-deck-hint" });
+  const add = h("button", { type: "button", class: "secondary", id: "add-deck" }, "Add");
+  // Enter in this field adds the deck; it must not create the game.
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    add.click();
+  });
+  add.addEventListener("click", () =>
+    act(add, async () => {
+      const id = input.value.trim();
+      if (!id) return;
+      const deck = await ownDeck(api, id);
+      if (!box.querySelector(`input[value="${CSS.escape(deck.deck_id)}"]`)) box.append(ownChoice(deck, true));
+      localStorage.setItem(OWN_DECKS, JSON.stringify([...new Set([...remembered(), deck.deck_id])]));
+      input.value = "";
+    }),
+  );
+  return [
+    h("label", { for: "own-deck" }, "Add your own deck (its id)"),
+    h("div", { class: "row" }, input, add),
+    hint("own-deck-hint", "A deck you made with POST /decks, once every card is ready."),
+  ];
 }
 
 export function createScreen() {
@@ -58,7 +97,14 @@ export function createScreen() {
       choice("rules", "odyssey", " Odyssey (3–12 players)"),
     ),
     field("seats", "Seats", seats, DEFAULTS.seats),
-    h("fieldset", { "aria-describedby": "decks-hint" }, h("legend", {}, "Decks"), decks, hint("decks-hint", DEFAULTS.decks)),
+    h(
+      "fieldset",
+      { "aria-describedby": "decks-hint" },
+      h("legend", {}, "Decks"),
+      decks,
+      hint("decks-hint", DEFAULTS.decks),
+      ownDeckAdder(decks, api),
+    ),
     field(
       "target",
       "Play until someone reaches (points)",
