@@ -111,6 +111,10 @@ def test_three_players_play_a_whole_game_in_three_browsers_and_no_page_shows_ano
                 alts = alt_texts(player)
                 assert alts
                 assert not [a for a in alts if POSITION_ONLY.fullmatch(a)], alts
+                # Once the API describes a card (`alt`), the page's alt text is that description.
+                hand = api_call(stack.api_url, f"/games/{game_id}", player.token)["you"]["hand"]
+                described = [c["alt"] for c in hand if c.get("alt")]
+                assert not [d for d in described if d not in alts], (described, alts)
                 html = player.html()
                 assert not [pid for pid in player_ids if pid in html], "player ids in the DOM"
 
