@@ -17,6 +17,7 @@ pytestmark = pytest.mark.browser
 POSITION_ONLY = re.compile(
     r"(?i)(the )?(card \d+ of \d+ in your hand|table card \d+|card \d+ of the \d+ you played|card you played)"
 )
+NEXT_CONTROL = "() => document.activeElement.matches('.tile, #send, #clue, #nudge')"
 ACKS = {"clue": "Your clue is told", "submit": "on the table, face down", "vote": "Your vote is in"}
 
 
@@ -133,6 +134,14 @@ def test_three_players_play_a_whole_game_in_three_browsers_and_no_page_shows_ano
             if move == "vote" and acting.phase() == "voting":
                 assert "You voted for table card" in acting.page.inner_text("#your-votes")
             last_ack[acting.name] = acting.notice()
+            # On the keyboard alone, the next control is a Tab or two away, not 6 to 25.
+            if acting.keyboard_only and acting.phase() != "finished":
+                for _ in range(3):
+                    acting.page.keyboard.press("Tab")
+                    if acting.page.evaluate(NEXT_CONTROL):
+                        break
+                else:
+                    raise AssertionError(f"3 Tabs from the status reach {acting.focused_id()}")
 
         # The first submission reaches the server, but its answer is lost on the way back: the client must
         # retry with the same Idempotency-Key, and the server must replay the first answer instead of
