@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
+from app.decks.descriptions import alt_text
 from app.decks.presenters import cards
 from app.games.schemas import (
     CardResultOut,
@@ -51,6 +52,7 @@ def round_result(result: RoundResult, names: Mapping[str, str], images: CardImag
             CardResultOut(
                 card_id=c.card_id,
                 image_url=images.url_for(c.card_id),
+                alt=alt_text(c.card_id),
                 owner_id=c.owner_id,
                 owner_name=names.get(c.owner_id, ""),
                 voter_ids=list(c.voter_ids),

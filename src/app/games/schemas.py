@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, Strict
 
-from app.core.examples import CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
+from app.core.examples import CARD_ALT, CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
 from app.core.records import Visibility
 from app.core.request_fields import TEXT_PATTERN, CardId, whole_number
 from app.core.schema_base import Request, Schema, doc
@@ -178,7 +178,9 @@ class RoundOut(Schema):
     storyteller_id: str = doc("Who tells this round", PLAYER_ID)
     storyteller_name: str = doc("The storyteller's name", "Ada")
     clue: str | None = doc("The clue; null until given", "the last door")
-    table: list[Card] = doc("Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID}])
+    table: list[Card] = doc(
+        "Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID, "alt": CARD_ALT}]
+    )
     waiting_for: list[str] = doc("Ids of the players the game waits on, in seat order", [OTHER_ID])
     waiting: list[WaitingOut] = doc(
         "The players the game waits on, named, with the move each owes (never which cards)",
@@ -201,7 +203,9 @@ class OwesOut(Schema):
 
 class YouOut(Schema):
     player_id: str = doc("Your player id", PLAYER_ID)
-    hand: list[Card] = doc("Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+    hand: list[Card] = doc(
+        "Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL, "alt": CARD_ALT}]
+    )
     submitted: list[str] = doc("Card ids you played this round", ["base-042"])
     votes: list[str] = doc("Card ids you voted for this round", [])
     owes: OwesOut | None = doc(
@@ -219,6 +223,7 @@ class VoterOut(Schema):
 class CardResultOut(Schema):
     card_id: str = doc("A card on the revealed table", CARD_ID)
     image_url: str | None = doc("A short-lived link to its image; null when it has none", IMAGE_URL)
+    alt: str = doc("What the card shows (see Card.alt)", CARD_ALT)
     owner_id: str = doc("Who played it", PLAYER_ID)
     owner_name: str = doc("Their name", "Ada")
     voter_ids: list[str] = doc("Who voted for it", [OTHER_ID])
@@ -233,7 +238,16 @@ class RoundResultOut(Schema):
     storyteller_card: str = doc("The storyteller's card", CARD_ID)
     cards: list[CardResultOut] = doc(
         "Every card on the table, who played it and who voted for it",
-        [{"card_id": CARD_ID, "owner_id": PLAYER_ID, "owner_name": "Ada", "voter_ids": [], "voters": []}],
+        [
+            {
+                "card_id": CARD_ID,
+                "alt": CARD_ALT,
+                "owner_id": PLAYER_ID,
+                "owner_name": "Ada",
+                "voter_ids": [],
+                "voters": [],
+            }
+        ],
     )
     points: dict[str, int] = doc("Points scored this round, by player id", {PLAYER_ID: 3, OTHER_ID: 0})
 
