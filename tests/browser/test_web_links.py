@@ -88,6 +88,14 @@ def test_links_previews_the_clue_counter_and_nudges_through_the_stacks_own_clien
         assert after["you"]["submitted"] == []
         assert after["version"] == game["version"] + 1  # the clue only
         guest.assert_accessible("opened from a link")
+        # The enlarged card reads its description, in the image's alt and under the picture.
+        guest.page.click("#hand-1")
+        guest.page.wait_for_selector("#zoom[open]")
+        assert guest.page.get_attribute("#zoom-img", "alt") == hand[0]["alt"]
+        assert guest.page.inner_text("#zoom-alt") == hand[0]["alt"]
+        guest.assert_accessible("a card enlarged")
+        guest.page.click("#zoom >> text=Close")
+        guest.page.wait_for_selector("#zoom", state="hidden")
 
         # The storyteller waits on the others: Nudge reminds them; a second nudge is told how long to wait.
         teller.catch_up()
