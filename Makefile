@@ -43,11 +43,17 @@ lint: $(STAMP) $(CHECKOV)/.installed
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(SAM)/.installed
+unit: $(STAMP) $(SAM)/.installed node_modules/.installed
 	$(BIN)/pytest -n 2 -q
 
-# The web client's pure state module (web/state.js), without a browser.
-web-test:
+# axe-core for the browser tests' accessibility scans (package.json pins it, package-lock.json locks it);
+# a dev tool only: web/ neither ships nor serves it.
+node_modules/.installed: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+# The web client's pure modules (state, words, games list, join, new game), without a browser.
+web-test: node_modules/.installed
 	node --test tests/web/
 
 test: lint typecheck web-test unit

@@ -2,6 +2,8 @@
 // which screen an address names, the checks on an email address and a mailed code, the rows of the
 // sessions list, what the email part of the account screen shows, and the API's problems in words.
 
+import { problemWords } from "./words.js";
+
 const CODE_LENGTH = 6;
 const DEFAULT_DEVICE = "unnamed device"; // what the API names a session opened without a label
 const HOUR = 3600 * 1000;
@@ -17,7 +19,8 @@ function decoded(part) {
 
 // "#/sign-in/ada%40example.org/123456" → {name: "sign-in-link", email, code}, and so on for every route.
 export function parseRoute(hash) {
-  const parts = String(hash || "")
+  const [path, query = ""] = String(hash || "").split("?");
+  const parts = path
     .replace(/^#\/?/, "")
     .split("/")
     .filter(Boolean)
@@ -30,7 +33,10 @@ export function parseRoute(hash) {
   if (first === "notifications") return { name: "notifications" };
   if (first === "new") return { name: "new" };
   if (first === "join" && second) return { name: "join", gameId: second, inviteCode: third };
-  if (first === "game" && second) return { name: "game", gameId: second };
+  // A link from a mail or a push (/play/{id}?card=… becomes #/game/{id}?card=…): the card is only preselected.
+  if ((first === "game" || first === "play") && second) {
+    return { name: "game", gameId: second, card: new URLSearchParams(query).get("card") };
+  }
   return { name: "inbox" };
 }
 
@@ -201,5 +207,6 @@ export function problemText(body, status, statusText = "") {
     })
     .filter(Boolean);
   if (fields.length) return fields.join(" ");
-  return body?.detail || body?.title || `${status} ${statusText || "error"}`.trim();
+  if (body?.code || body?.detail) return problemWords(body.code, body.detail || body.title);
+  return body?.title || `${status} ${statusText || "error"}`.trim();
 }

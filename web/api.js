@@ -51,6 +51,7 @@ async function problemOf(response) {
     // Not JSON (a proxy's error page): fall back to the status line.
   }
   const error = new ApiError(response.status, problemText(body, response.status, response.statusText), body?.code);
+  error.retryAfter = Number(response.headers?.get?.("Retry-After")) || null;
   error.signedOut = Boolean(response.signedOut); // nothing to show: the start screen says it already
   return error;
 }
@@ -162,10 +163,11 @@ export class Api {
   // Every move carries an Idempotency-Key. A network failure or a 5xx is retried with the same key, and
   // if the player tries the very same move again after a failure, that key is reused too: the API then
   // replays the first answer instead of applying the move twice.
-  async move(path, body = {}) {
+  // `given` is a key the caller keeps itself (the new-game form keeps one per filled form).
+  async move(path, body = {}, given = null) {
     const sameAsFailed =
       this.failedMove && this.failedMove.path === path && this.failedMove.body === JSON.stringify(body);
-    const key = sameAsFailed ? this.failedMove.key : newKey();
+    const key = given || (sameAsFailed ? this.failedMove.key : newKey());
     this.failedMove = { path, body: JSON.stringify(body), key };
     let lastError = null;
     for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt += 1) {
@@ -180,7 +182,7 @@ export class Api {
       if (response.ok) {
         this.failedMove = null;
         const view = await response.json();
-        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes)$/, ""));
+        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes|nudges)$/, ""));
         window.dispatchEvent(new CustomEvent("dixit:moved", { detail: { path } })); // push.js offers notifications
         return view;
       }

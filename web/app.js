@@ -58,7 +58,7 @@ const SCREENS = {
   notifications: () => notificationsScreen(),
   new: () => createScreen(),
   join: (r) => joinScreen(r.gameId, r.inviteCode),
-  game: (r) => gameScreen(r.gameId),
+  game: (r) => gameScreen(r.gameId, r.card),
   inbox: () => inboxScreen(),
 };
 

@@ -4,16 +4,29 @@
 import { CardImages } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { render } from "./render.js";
-import { draftFor, emptyDraft, sent, withChosen, withClue } from "./state.js";
-import { act, ui } from "./ui.js";
+import { countsOf, draftFor, emptyDraft, owesOf, sent, withChosen, withClue } from "./state.js";
+import { act, focusOn, ui } from "./ui.js";
+import { ackText, nudgeRefusal, nudgeWords } from "./words.js";
 
-export function gameScreen(gameId) {
+// A link's ?card= is chosen for the owed move if that move can take it; nothing is sent.
+function preselected(game, draft, card) {
+  const owes = owesOf(game);
+  if (!card || !owes) return draft;
+  const pool = owes.move === "vote" ? game.round?.table || [] : game.you?.hand || [];
+  if (!pool.some((c) => c.card_id === card) || (game.you?.submitted || []).includes(card)) return draft;
+  return withChosen(draft, card, Math.max(...countsOf(owes)));
+}
+
+export function gameScreen(gameId, card = null) {
   const { api } = ui;
   const root = h("div", { class: "game" }, h("p", { class: "muted" }, "Loading the game…"));
   const images = new CardImages(api);
   const history = { open: false, rounds: null, version: null };
   let game = null;
   let draft = emptyDraft();
+  let pendingCard = card;
+  let drawnVersion = null;
+  let focusAfterDraw = null; // what takes focus once the screen is drawn after a move
 
   function show(next) {
     game = next;
@@ -23,9 +36,21 @@ export function gameScreen(gameId) {
 
   function draw() {
     draft = draftFor(draft, game);
+    if (pendingCard) {
+      draft = preselected(game, draft, pendingCard);
+      pendingCard = null;
+    }
+    // Someone else moved: the last notice (a copied link, the acknowledgement of a move) is stale now.
+    if (drawnVersion !== null && game.version !== drawnVersion && !focusAfterDraw) ui.notify(null);
+    drawnVersion = game.version;
     replace(root, render(game, draft, view));
     root.dataset.phase = game.phase;
     root.dataset.version = String(game.version);
+    if (focusAfterDraw) {
+      // The next useful thing: the next action when there is one, else the status saying what happens now.
+      focusOn(root.querySelector(focusAfterDraw) || root.querySelector("#winner"));
+      focusAfterDraw = null;
+    }
     // An open history may be out of date now: its toggle handler fetches it again when it is.
     if (history.open) root.querySelector("details.history")?.dispatchEvent(new Event("toggle"));
   }
@@ -45,13 +70,29 @@ export function gameScreen(gameId) {
       draft = withClue(draft, text);
       return draft;
     },
-    // The move's body is taken from the draft as it is at the click, not as it was drawn.
-    send(button, path, moveOf = () => ({})) {
+    // The move's body is taken from the draft as it is at the click, not as it was drawn. The move is
+    // acknowledged in words, and focus goes to what comes next.
+    send(button, path, moveOf = () => ({}), move = null) {
       return act(button, async () => {
-        const next = await api.move(path, moveOf(draft));
+        const body = moveOf(draft);
+        const next = await api.move(path, body);
         draft = sent(draft);
         show(next);
+        ui.notify(move ? ackText(move, body, next) : null);
+        focusAfterDraw = "#status-line";
         draw();
+      });
+    },
+    nudge(button) {
+      return act(button, async () => {
+        try {
+          const answer = await api.call("POST", `/games/${gameId}/nudges`, {});
+          ui.notify(nudgeWords(answer, (id) => game.players.find((p) => p.player_id === id)?.name || "a player"));
+        } catch (error) {
+          if (error.signedOut) return;
+          if (error.status === 429 || error.code === "nudge_too_soon") ui.notify(nudgeRefusal(error));
+          else throw error;
+        }
       });
     },
     // Whether the history is there to show: it is fetched again only once the game has moved on.

@@ -149,7 +149,7 @@ export function statusText(game, owes, nameOf) {
   if (owes) {
     const youDo = {
       clue: "Your turn: you are the storyteller. Pick a card and give a clue.",
-      submit: `Your turn: choose ${plural(countsOf(owes)[0], "card")} that fit the clue.`,
+      submit: `Your turn: choose ${countsOf(owes)[0] === 1 ? "1 card that fits" : `${countsOf(owes)[0]} cards that fit`} the clue.`,
       vote: "Your turn: which card is the storyteller's?",
     };
     return youDo[owes.move] || "Your turn.";
@@ -165,10 +165,24 @@ export function clueLine(game, owes) {
   return owes ? null : { teller, clue: null };
 }
 
-export function deadlineText(game, owes) {
-  const deadline = owes?.deadline ?? game.round?.deadline;
-  return deadline ? `Please move by ${timeText(deadline)}.` : null;
+// "Your clue" and "You are the storyteller" for the storyteller; the name for everyone else.
+export function clueLead(line, you, NameOf) {
+  const mine = line.teller === you;
+  if (line.clue) return mine ? "Your clue: " : `${NameOf(line.teller)}'s clue: `;
+  return mine ? "You are the storyteller." : `${NameOf(line.teller)} is the storyteller.`;
 }
+
+// A deadline is addressed to whoever owes the move: "Please move" only to the one who does.
+export function deadlineText(game, owes, nameOf = (id) => id) {
+  if (owes?.deadline) return `Please move by ${timeText(owes.deadline)}.`;
+  const deadline = game.round?.deadline;
+  if (!deadline) return null;
+  const waiting = waitingOthers(game);
+  if (waiting.length === 1) return `${capital(nameOf(waiting[0]))} has until ${timeText(deadline)} to move.`;
+  return `The others have until ${timeText(deadline)} to move.`;
+}
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function submitHint(draft, count) {
   return `Choose ${plural(count, "card")} (${draft.chosen.length} chosen). Tap a card to see it big.`;
@@ -247,35 +261,18 @@ export function endReasonText(game) {
   return END_REASONS[game.end_reason]?.(game) ?? game.end_reason;
 }
 
-// --- the inbox ---------------------------------------------------------------------------------------
-
-const PHASE_WORDS = {
-  lobby: "In the lobby",
-  storytelling: "Storyteller's turn",
-  submitting: "Choosing cards",
-  voting: "Voting",
-  finished: "Finished",
-};
-
-export function inboxStatus(game) {
-  const waiting = game.waiting_for?.length ?? 0;
-  if (game.your_turn) return "Your turn";
-  if (game.phase === "finished") return "Game over";
-  if (game.phase === "lobby") return "Waiting to start";
-  if (waiting) return `Waiting for ${waiting} player${waiting === 1 ? "" : "s"}`;
-  return PHASE_WORDS[game.phase] || game.phase;
+export function playedHeading(storyteller, count) {
+  if (storyteller) return "Your card for the clue";
+  return count === 1 ? "The card you played" : `The ${count} cards you played`;
 }
 
-export function inboxFacts(game) {
-  const seats = typeof game.players === "number" ? game.players : (game.players?.length ?? game.player_count);
-  return [
-    PHASE_WORDS[game.phase] || game.phase,
-    game.round_number ? `round ${game.round_number}` : null,
-    seats ? `${seats} players` : null,
-  ]
-    .filter(Boolean)
-    .join(" · ");
+// What a player who is done in the voting sees above the table: their own card and their vote, by place.
+export function votedText(you, table) {
+  const places = (ids) => table.flatMap((c, i) => (ids.includes(c.card_id) ? [`table card ${i + 1}`] : []));
+  const votes = places(you.votes || []);
+  const own = places(you.submitted || []);
+  const parts = [];
+  if (votes.length) parts.push(`You voted for ${listOf(votes)}.`);
+  if (own.length) parts.push(`Your ${own.length === 1 ? "card is" : "cards are"} ${listOf(own)}.`);
+  return parts.join(" ") || null;
 }
-
-// The API sorts by urgency; "your turn" first is the one order the inbox promises.
-export const inboxOrder = (games) => [...games].sort((a, b) => Number(b.your_turn) - Number(a.your_turn));

@@ -24,9 +24,11 @@ export const ui = {
   },
   // Going to the route already shown draws it again: no hashchange would fire. A notice given here
   // shows on the screen gone to.
-  go(hash, notice = null) {
+  // With `replace`, the screen gone to takes the current one's place in the history (Back skips it).
+  go(hash, notice = null, { replace = false } = {}) {
     flash = notice;
     if (window.location.hash === hash) router();
+    else if (replace) window.location.replace(hash);
     else window.location.hash = hash;
   },
   takeFlash() {
@@ -36,7 +38,19 @@ export const ui = {
   },
   poll(tick) {
     // A 401 has already sent the player to the start screen (api.onSignedOut): no error to show for it.
-    current = new Poller(tick, (error) => !error.signedOut && ui.showError(error));
+    // A failed poll's error goes once a poll works again, so it never outlives the problem.
+    let failed = false;
+    const ticked = async () => {
+      const wait = await tick();
+      if (failed) ui.showError(null);
+      failed = false;
+      return wait;
+    };
+    current = new Poller(ticked, (error) => {
+      if (error.signedOut) return;
+      failed = true;
+      ui.showError(error);
+    });
     current.start();
     return current;
   },

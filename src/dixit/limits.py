@@ -23,3 +23,7 @@ MAX_CUSTOM_DECK_CARDS = 200
 DEFAULT_MOVE_TIMEOUT_HOURS = 48
 MIN_MOVE_TIMEOUT_HOURS = 1
 MAX_MOVE_TIMEOUT_HOURS = 336
+
+# A card's description (its alt text), as a custom deck's owner may give it at upload.
+MAX_DESCRIPTION_LENGTH = 200
+MAX_DESCRIPTION_BYTES = 800

@@ -17,6 +17,7 @@ from dixit.limits import (
     MIN_CUSTOM_DECK_CARDS,
     MIN_MOVE_TIMEOUT_HOURS,
 )
+from dixit.text import check_title
 
 MIN_PLAYERS = 3
 DEFAULT_TARGET_SCORE = 30
@@ -77,6 +78,8 @@ class Settings:
     custom_decks: tuple[tuple[str, int], ...] = ()
     move_timeout_hours: int = DEFAULT_MOVE_TIMEOUT_HOURS
     timeout_policy: TimeoutPolicy = TimeoutPolicy.SKIP
+    # What the host calls the game, so players with several games tell them apart; None: untitled.
+    title: str | None = None
 
     @classmethod
     def build(
@@ -89,6 +92,7 @@ class Settings:
         custom_decks: Mapping[str, int] | None = None,
         move_timeout_hours: int | None = None,
         timeout_policy: str | None = None,
+        title: str | None = None,
     ) -> Settings:
         """Validate client-chosen settings; omitted values take the ruleset's defaults.
 
@@ -141,7 +145,8 @@ class Settings:
                 "invalid_timeout_policy", f"timeout_policy must be one of {[p.value for p in TimeoutPolicy]}"
             ) from None
         chosen_custom = tuple((d, known[d]) for d in deck_ids if d not in OFFICIAL_DECKS)
-        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy)
+        named = None if title is None else check_title(title)
+        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy, named)
         have, need = len(settings.card_ids()), cards_needed(ruleset, seats)
         if have < need:
             raise InvalidMoveError(
@@ -179,6 +184,8 @@ class Settings:
             out["move_timeout_hours"] = self.move_timeout_hours
         if self.timeout_policy is not TimeoutPolicy.SKIP:
             out["timeout_policy"] = self.timeout_policy.value
+        if self.title is not None:
+            out["title"] = self.title
         return out
 
     @classmethod
@@ -192,6 +199,7 @@ class Settings:
             tuple((d, n) for d, n in decks if n is not None),
             int(data.get("move_timeout_hours", DEFAULT_MOVE_TIMEOUT_HOURS)),
             TimeoutPolicy(data.get("timeout_policy", TimeoutPolicy.SKIP.value)),
+            data.get("title"),
         )
 
 

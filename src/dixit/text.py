@@ -1,12 +1,19 @@
-"""Player-typed text (names and clues): trimmed, bounded in characters and in UTF-8 bytes, and free of
-characters that can hide or rearrange what other players read."""
+"""Player-typed text (names, clues and card descriptions): trimmed, bounded in characters and in UTF-8
+bytes, and free of characters that can hide or rearrange what other players read."""
 
 from __future__ import annotations
 
 import unicodedata
 
 from dixit.errors import InvalidMoveError
-from dixit.limits import MAX_CLUE_BYTES, MAX_CLUE_LENGTH, MAX_NAME_BYTES, MAX_NAME_LENGTH
+from dixit.limits import (
+    MAX_CLUE_BYTES,
+    MAX_CLUE_LENGTH,
+    MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_LENGTH,
+    MAX_NAME_BYTES,
+    MAX_NAME_LENGTH,
+)
 
 # Embeddings, overrides and isolates reorder the text around them (a name could make a clue read
 # backwards); the plain marks LRM/RLM/ALM only nudge neighbouring punctuation and stay allowed.
@@ -55,6 +62,16 @@ def check_device(device: object) -> str:
     return cleaned
 
 
+def check_title(title: object) -> str | None:
+    """A game's title, held to a player name's rules; blank means untitled."""
+    cleaned = _label(title)
+    if not cleaned:
+        return None
+    if reason := _label_too_long(cleaned, "a game title"):
+        raise InvalidMoveError("title_too_long", reason)
+    return cleaned
+
+
 def _label(text: object) -> str:
     return text.strip() if isinstance(text, str) else ""
 
@@ -78,4 +95,21 @@ def check_clue(clue: object) -> str:
     _refuse_hostile_characters(cleaned, "the clue")
     if _utf8_size(cleaned) > MAX_CLUE_BYTES:
         raise InvalidMoveError("clue_too_long", f"a clue has at most {MAX_CLUE_BYTES} bytes in UTF-8")
+    return cleaned
+
+
+def check_description(description: object) -> str:
+    """A card's description (its alt text): held to a clue's rules, with room for a sentence or two."""
+    cleaned = description.strip() if isinstance(description, str) else ""
+    if not cleaned:
+        raise InvalidMoveError("blank_description", "a card description cannot be blank")
+    if len(cleaned) > MAX_DESCRIPTION_LENGTH:
+        raise InvalidMoveError(
+            "description_too_long", f"a card description has at most {MAX_DESCRIPTION_LENGTH} characters"
+        )
+    _refuse_hostile_characters(cleaned, "a card description")
+    if _utf8_size(cleaned) > MAX_DESCRIPTION_BYTES:
+        raise InvalidMoveError(
+            "description_too_long", f"a card description has at most {MAX_DESCRIPTION_BYTES} bytes in UTF-8"
+        )
     return cleaned

@@ -53,6 +53,7 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
         "target_score": 30,
         "move_timeout_hours": 48,
         "timeout_policy": "skip",
+        "title": None,
     }
     assert game["your_turn"] is False  # a lobby of one cannot start
     assert game["visibility"] == "public"
@@ -85,6 +86,7 @@ def test_a_game_keeps_the_settings_it_was_created_with(players: list[Client]) ->
         **{key: settings[key] for key in chosen},
         "move_timeout_hours": 48,
         "timeout_policy": "skip",
+        "title": None,
     }
     assert game["visibility"] == "private"
     assert view(players[0], game["game_id"])["settings"] == game["settings"]

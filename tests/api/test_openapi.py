@@ -170,6 +170,7 @@ def test_a_field_name_means_one_thing_across_every_response() -> None:
     for name in ("InboxGame", "OpenGameOut"):
         assert "players" not in schemas[name]["properties"]
         assert schemas[name]["properties"]["player_count"]["type"] == "integer"
+    assert "players" not in schemas["GamePreview"]["properties"]
     assert schemas["OpenGameOut"]["properties"]["player_names"]["type"] == "array"
 
 

@@ -70,7 +70,8 @@ def check_view(viewer_id: str | None, body: dict[str, Any]) -> None:
             own = [rnd.storyteller_card] if viewer_id == rnd.storyteller_id and rnd.storyteller_card else []
             assert body["you"]["submitted"] == (own or rnd.submissions.get(viewer_id or "", []))
     if body["round"] is not None:
-        assert all(set(card) == {"card_id", "image_url"} for card in body["round"]["table"])
+        # alt is the card's own description (from its id alone), so it says nothing of who played it.
+        assert all(set(card) == {"card_id", "image_url", "alt"} for card in body["round"]["table"])
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,16 @@ def test_each_cards_outcome_is_kept_apart_and_the_deck_is_ready_once_every_card_
     assert store.get_deck(DECK).ready
 
 
+def test_a_decks_card_descriptions_are_read_back_as_they_were_given(store: Any) -> None:
+    described = DeckRecord(
+        DECK, "p_owner", "Holiday snaps", 3, created_at=STAMP, descriptions={f"{DECK}-002": "a kite"}
+    )
+    store.create_deck(described)
+    assert store.get_deck(DECK) == described
+    assert store.record_card(f"{DECK}-002", READY)
+    assert store.get_deck(DECK).descriptions == {f"{DECK}-002": "a kite"}
+
+
 def test_an_upload_for_a_deck_that_does_not_exist_is_not_recorded(store: Any) -> None:
     assert not store.record_card("dffffffffffffffff-001", READY)
     assert store.get_deck("dffffffffffffffff") is None

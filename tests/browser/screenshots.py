@@ -1,7 +1,7 @@
 """`make screenshots`: the web client at phone size (390x844) on the local stack, saved into docs/.
 
-Plays the opening of a real 3-player game through the pages and photographs the inbox, the hand (the
-storyteller choosing), the voting table and the reveal.
+Plays the opening of a real 3-player game through the pages and photographs the join preview, the games
+list, the hand (the storyteller choosing), the wait after a submission, the voting table and the reveal.
 """
 
 from __future__ import annotations
@@ -33,8 +33,13 @@ def main() -> int:
                 ada, bob, cy = players
                 ada.open(client)
                 ada.register()
-                link = ada.create_game(target_score=30)
-                bob.join_by_link(link)
+                link = ada.create_game(target_score=30, title="Friday family game")
+                bob.open(link)
+                bob.register()
+                bob.page.wait_for_selector("#preview dl.facts")
+                shoot(bob, "join")
+                bob.page.click("#join")
+                bob.page.wait_for_selector("#invite")
                 cy.join_by_link(link)
                 ada.catch_up()
                 ada.start()
@@ -64,10 +69,12 @@ def main() -> int:
                 inbox_owner.page.wait_for_selector("a.game-link.urgent")
                 shoot(inbox_owner, "inbox")
 
-                for player in others:
+                for i, player in enumerate(others):
                     player.open(client + f"#/game/{game_id}")
                     player.page.wait_for_selector("#status[data-owes=submit]")
                     player.submit(2)
+                    if i == 0:
+                        shoot(player, "played")
                 voter, last = others
                 voter.catch_up()
                 voter.page.wait_for_selector("#status[data-owes=vote]")

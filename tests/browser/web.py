@@ -22,7 +22,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from tests.local_http import Quiet, serving
 
-WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
+ROOT = Path(__file__).resolve().parents[2]
+WEB_ROOT = ROOT / "web"
+# From npm (package.json pins it; `make unit` and `make web-test` run `npm ci`): injected into the page
+# under test by the test itself, never served by the client.
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -54,6 +58,19 @@ def screenshot(page: Page, path: Path, selector: str | None = None) -> None:
         page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(path))
     print(f"wrote {path}")
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (WCAG 2.1 A and AA, and best practices)."""
+    if not AXE.exists():
+        raise RuntimeError(f"{AXE} is missing: run `npm ci` (make unit and make web-test do)")
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations.map(
+            (v) => ({id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" "))}))"""
+    )
+    return found
 
 
 @contextmanager
@@ -138,6 +155,19 @@ class WebPlayer:
     def phase(self) -> str:
         return self.page.get_attribute(".game", "data-phase") or ""
 
+    def notice(self) -> str:
+        """The notice line's text, or "" while it is hidden."""
+        return self.page.evaluate(
+            "() => { const n = document.getElementById('notice'); return n.hidden ? '' : n.textContent; }"
+        )
+
+    def focused_id(self) -> str:
+        return self.page.evaluate("() => document.activeElement?.id || document.activeElement?.tagName")
+
+    def assert_accessible(self, where: str) -> None:
+        violations = axe_violations(self.page)
+        assert violations == [], f"axe-core on {self.name}'s page ({where}): {violations}"
+
     def catch_up(self) -> None:
         """What coming back to the app does: the client polls at once instead of at its next tick."""
         self.page.evaluate("() => window.dispatchEvent(new Event('focus'))")
@@ -152,8 +182,11 @@ class WebPlayer:
         self.page.click("text=Start playing")
         self.page.wait_for_selector("#name", state="detached")
 
-    def create_game(self, *, target_score: int, private: bool = True) -> str:
+    def create_game(self, *, target_score: int, private: bool = True, title: str = "") -> str:
         self.page.click("text=New game")
+        self.page.wait_for_selector("#decks input[value=base]")
+        if title:
+            self.page.fill("#title", title)
         self.page.fill("#target", str(target_score))
         self.page.check(f"input[name=visibility][value={'private' if private else 'public'}]")
         self.page.click("text=Create game")
@@ -166,6 +199,7 @@ class WebPlayer:
             self.register()
         self.page.click("#join")
         self.page.wait_for_selector("text=Waiting for the host to start the game.")
+        self.page.wait_for_selector("#invite")
 
     def start(self) -> None:
         self.page.click("#start:not([disabled])")
@@ -183,6 +217,14 @@ class WebPlayer:
             self.page.wait_for_selector("#zoom", state="hidden")
             # Focus comes back to the card, so the next Tab goes on from where the player was.
             assert self.page.evaluate("() => document.activeElement.id") == tile_selector.lstrip("#")
+            # ... and its ring is not the gold border that marks a chosen card.
+            self.page.wait_for_selector(f"{tile_selector}.chosen")
+            ring, border = self.page.evaluate(
+                """(sel) => { const s = getComputedStyle(document.querySelector(sel));
+                              return [s.outlineColor, s.borderColor]; }""",
+                tile_selector,
+            )
+            assert ring != border, (ring, border)
         else:
             self.page.click(tile_selector)
             self.page.click("#zoom >> text=Choose this card")

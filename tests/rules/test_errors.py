@@ -370,11 +370,15 @@ SETTINGS_CODES = {
     "unknown_deck",
     "invalid_max_players",
     "invalid_target_score",
+    "title_too_long",
 }
 
 
 # Device labels are checked by the service before any move (dixit.text.check_device), not by a move.
 DEVICE_CODES = {"blank_device", "device_too_long"}
+
+# Card descriptions are checked when a custom deck is created (dixit.text.check_description), not by a move.
+DESCRIPTION_CODES = {"blank_description", "description_too_long"}
 
 
 @pytest.mark.parametrize(
@@ -400,5 +404,5 @@ def test_every_error_code_the_core_raises_is_covered_here_with_its_class() -> No
                 assert isinstance(code, ast.Constant), f"{path.name}:{node.lineno} has no literal code"
                 raised[node.func.id].add(code.value)
     # settings codes are covered in test_settings.py
-    assert raised["InvalidMoveError"] == set(INVALID) | SETTINGS_CODES | DEVICE_CODES
+    assert raised["InvalidMoveError"] == set(INVALID) | SETTINGS_CODES | DEVICE_CODES | DESCRIPTION_CODES
     assert raised["IllegalMoveError"] == set(ILLEGAL)

@@ -146,3 +146,18 @@ def test_every_official_deck_has_84_cards_numbered_from_001() -> None:
 def test_several_decks_pool_their_cards() -> None:
     cards = Settings.build(decks=["base", "odyssey"]).card_ids()
     assert len(cards) == len(set(cards)) == 168
+
+
+def test_a_title_is_trimmed_kept_through_a_dict_and_left_out_when_there_is_none() -> None:
+    titled = Settings.build(title="  Friday game ")
+    assert titled.title == "Friday game"
+    assert Settings.from_dict(titled.to_dict()) == titled
+    assert "title" not in Settings.build().to_dict()
+    assert Settings.build(title="   ").title is None
+
+
+@pytest.mark.parametrize("title", ["t" * 41, "a\u202eb"])
+def test_a_title_is_held_to_a_names_rules(title: str) -> None:
+    with pytest.raises(InvalidMoveError) as refused:
+        Settings.build(title=title)
+    assert refused.value.code in {"title_too_long", "bidi_control"}

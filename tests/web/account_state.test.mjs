@@ -19,7 +19,9 @@ describe("parseRoute and screenFor", () => {
     assert.deepEqual(acc.parseRoute("#/account"), { name: "account" });
     assert.deepEqual(acc.parseRoute("#/new"), { name: "new" });
     assert.deepEqual(acc.parseRoute("#/join/g1/abc"), { name: "join", gameId: "g1", inviteCode: "abc" });
-    assert.deepEqual(acc.parseRoute("#/game/g1"), { name: "game", gameId: "g1" });
+    assert.deepEqual(acc.parseRoute("#/game/g1"), { name: "game", gameId: "g1", card: null });
+    assert.deepEqual(acc.parseRoute("#/game/g1?card=base-007"), { name: "game", gameId: "g1", card: "base-007" });
+    assert.deepEqual(acc.parseRoute("#/play/g1"), { name: "game", gameId: "g1", card: null });
     for (const hash of ["", "#", "#/", "#/nowhere", "#/game", "#/verify-email"]) {
       assert.deepEqual(acc.parseRoute(hash), { name: "inbox" }, hash);
     }
@@ -194,9 +196,14 @@ describe("problemText", () => {
     assert.equal(acc.problemText(odd, 422), "The field x something Odd.");
   });
 
-  test("the detail as the API words it, else the title, else the status line", () => {
-    assert.equal(acc.problemText({ detail: "the code is wrong or has expired", code: "invalid_code" }, 422), "the code is wrong or has expired");
-    assert.equal(acc.problemText({ title: "Too Many Requests", code: "rate_limited" }, 429), "Too Many Requests");
+  test("a known code in the client's words; else the detail made a sentence, else the title, else the status", () => {
+    assert.equal(acc.problemText({ detail: "the code is wrong or has expired", code: "invalid_code" }, 422), "The code is wrong or has expired.");
+    assert.equal(acc.problemText({ title: "Too Many Requests", code: "rate_limited" }, 429), "That was a lot at once. Wait a moment, then try again.");
+    assert.equal(acc.problemText({ title: "Forbidden" }, 403), "Forbidden");
+    assert.equal(
+      acc.problemText({ detail: "that invite code does not open this game", code: "bad_invite_code" }, 403),
+      "That invite link is not right for this game. Ask the host for the link again.",
+    );
     assert.equal(acc.problemText(null, 502, "Bad Gateway"), "502 Bad Gateway");
   });
 });

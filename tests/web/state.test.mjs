@@ -178,7 +178,7 @@ describe("the game screen", () => {
   test("the status says what to do, or whom the round waits for (never 'you')", () => {
     const g = game({ seats: 4, waiting: ["p-ada", "p-cy", "p-dee"] });
     assert.equal(state.statusText(g, { move: "submit", count: 2 }), "Your turn: choose 2 cards that fit the clue.");
-    assert.equal(state.statusText(g, { move: "submit", count: 1 }), "Your turn: choose 1 card that fit the clue.");
+    assert.equal(state.statusText(g, { move: "submit", count: 1 }), "Your turn: choose 1 card that fits the clue.");
     assert.equal(state.statusText(g, { move: "later" }), "Your turn.");
     assert.equal(state.statusText(g, null, state.namer(g).nameOf), "Waiting for Cy and Dee.");
     assert.equal(state.statusText(game({ waiting: ["p-ada"] }), null, String), "Waiting for the other players.");
@@ -279,28 +279,31 @@ describe("the game screen", () => {
   });
 });
 
-describe("the inbox", () => {
-  test("each game says whether it is one's turn, or what it waits for", () => {
-    assert.equal(state.inboxStatus({ your_turn: true, phase: "voting" }), "Your turn");
-    assert.equal(state.inboxStatus({ phase: "finished" }), "Game over");
-    assert.equal(state.inboxStatus({ phase: "lobby" }), "Waiting to start");
-    assert.equal(state.inboxStatus({ phase: "voting", waiting_for: ["a"] }), "Waiting for 1 player");
-    assert.equal(state.inboxStatus({ phase: "voting", waiting_for: ["a", "b"] }), "Waiting for 2 players");
-    assert.equal(state.inboxStatus({ phase: "voting", waiting_for: [] }), "Voting");
+describe("what a player reads while they wait", () => {
+  test("the storyteller reads 'Your clue', never 'You's clue'", () => {
+    const NameOf = (id) => (id === "p-ada" ? "You" : "Bob");
+    assert.equal(state.clueLead({ teller: "p-ada", clue: "x" }, "p-ada", NameOf), "Your clue: ");
+    assert.equal(state.clueLead({ teller: "p-bob", clue: "x" }, "p-ada", NameOf), "Bob's clue: ");
+    assert.equal(state.clueLead({ teller: "p-ada", clue: null }, "p-ada", NameOf), "You are the storyteller.");
+    assert.equal(state.clueLead({ teller: "p-bob", clue: null }, "p-ada", NameOf), "Bob is the storyteller.");
   });
 
-  test("the facts line: phase, round and seats, whichever the API gave", () => {
-    assert.equal(state.inboxFacts({ phase: "voting", round_number: 3, player_count: 4 }), "Voting · round 3 · 4 players");
-    assert.equal(state.inboxFacts({ phase: "lobby", players: [{}, {}] }), "In the lobby · 2 players");
-    assert.equal(state.inboxFacts({ phase: "lobby", players: 5 }), "In the lobby · 5 players");
+  test("'Please move' is said only to the player who owes the move", () => {
+    const g = game({ seats: 3, waiting: ["p-cy"] });
+    g.round.deadline = "2030-05-01T12:00:00Z";
+    const { nameOf } = state.namer(g);
+    assert.match(state.deadlineText(g, null, nameOf), /^Cy has until .*2030.* to move\.$/);
+    assert.doesNotMatch(state.deadlineText(g, null, nameOf), /Please/);
+    const two = game({ seats: 4, waiting: ["p-cy", "p-dee"] });
+    two.round.deadline = "2030-05-01T12:00:00Z";
+    assert.match(state.deadlineText(two, null, nameOf), /^The others have until/);
   });
 
-  test("games where it is one's turn come first, the rest in the API's order", () => {
-    const games = ["a", "b", "c", "d"].map((game_id) => ({ game_id, your_turn: game_id === "b" || game_id === "d" }));
-    assert.deepEqual(
-      state.inboxOrder(games).map((g) => g.game_id),
-      ["b", "d", "a", "c"],
-    );
-    assert.equal(games[0].game_id, "a", "the API's list is left as it was");
+  test("what was played is named by its place, the player's own only", () => {
+    const table = [{ card_id: "a" }, { card_id: "b" }, { card_id: "c" }];
+    assert.equal(state.votedText({ votes: ["c"], submitted: ["a"] }, table), "You voted for table card 3. Your card is table card 1.");
+    assert.equal(state.votedText({ votes: [], submitted: [] }, table), null);
+    assert.equal(state.playedHeading(true, 1), "Your card for the clue");
+    assert.equal(state.playedHeading(false, 2), "The 2 cards you played");
   });
 });

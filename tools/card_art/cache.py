@@ -19,7 +19,7 @@ import PIL
 
 from card_art.render import EXTENSION, render
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 CACHE_VERSION = f"v{GENERATOR_VERSION}-pillow{PIL.__version__}"
 
 

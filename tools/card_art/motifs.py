@@ -22,6 +22,9 @@ class Scene:
     rng: Random
     horizon: float
     light_at: tuple[float, float] = (WIDTH / 2, HEIGHT / 3)
+    # What the card's plan chose (card_art.plan): the painter draws it, the description names it.
+    subject: str = ""
+    setting: str = ""
 
     def sky_at(self, y: float) -> RGB:
         return mix(self.pal.sky_top, self.pal.sky_bottom, max(0.0, min(1.0, y / HEIGHT)))

@@ -120,6 +120,12 @@ class Painter:
         strip = vertical_gradient((self.size[0], bottom_px - top_px), top, bottom)
         self.image.paste(strip, (0, top_px))
 
+    def band_in(self, x0: float, y0: float, x1: float, y1: float, top: RGB, bottom: RGB) -> None:
+        """A vertical gradient filling only the box (a window pane, a picture)."""
+        left, upper, right, lower = (round(v) for v in self._box(x0, y0, x1, y1))
+        if right > left and lower > upper:
+            self.image.paste(vertical_gradient((right - left, lower - upper), top, bottom), (left, upper))
+
     def arch_window(self, cx: float, ground: float, w: float, h: float, top: RGB, bottom: RGB) -> None:
         """Another sky seen through an arch: a gradient shown only inside the arch's opening."""
         mask = Image.new("L", self.size, 0)

@@ -60,3 +60,23 @@ PALETTES: tuple[Palette, ...] = (
     _palette("golden", "#b4541f #f7d774 #fff8d8 #c98b3c #3a2210 #7a2e8c", starry=False),
     _palette("sepia", "#3b2f2f #d8c3a5 #fff4e0 #8e7f6b #1e1717 #e98074", starry=False),
 )
+
+#: How each palette reads in a description: the light the card is seen in.
+LIGHT: dict[str, str] = {
+    "dusk": "in dusk orange",
+    "night": "in midnight blue",
+    "dawn": "in pink dawn light",
+    "mist": "in misty green",
+    "desert": "in desert ochre",
+    "arctic": "in icy blue",
+    "storm": "in stormy grey",
+    "deep": "in deep teal",
+    "autumn": "in autumn amber",
+    "noon": "in bright noon light",
+    "ember": "in ember red",
+    "meadow": "in pale meadow light",
+    "lavender": "in violet light",
+    "jade": "in jade green",
+    "golden": "in golden light",
+    "sepia": "in sepia tones",
+}

@@ -1,351 +1,112 @@
-"""Compose a card's scene from its id.
+"""Plan and compose a card's scene from its id.
 
-A card's subject (door, stairs, tower, ...) and palette come from its place in its deck: each deck shuffles
-every (subject, palette) pair once, so within a deck no two cards share both. Everything else (where the
-moon hangs, the shape of the hills, which creature wanders by) comes from a random seeded with the id's
-SHA-256, never from Python's per-process ``hash``.
+A card's plan is chosen before anything is drawn: its composition family, the family's subject, a
+palette and a setting. Each deck deals its 84 cards evenly over the families (``deal``), and within a
+family gives every card its own (subject, palette) pair, so no two cards of a family share both. The
+painter draws the plan; the description (``describe``) is written from the same plan, so it names what
+is in the picture without drawing it. Every random choice comes from the id's SHA-256, never from
+Python's per-process ``hash``.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from random import Random
 
 from PIL import Image
 
-from card_art import motifs as m
+from card_art import figures, landscapes, rooms, worlds
 from card_art.motifs import Scene
-from card_art.painter import HEIGHT, WIDTH, Painter
-from card_art.palettes import PALETTES, Palette, mix
+from card_art.painter import Painter
+from card_art.palettes import LIGHT, PALETTES, Palette, mix
+from dixit.cards import CARDS_PER_OFFICIAL_DECK
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    name: str
+    subjects: Mapping[str, str]  # subject -> how a description names it
+    settings: Mapping[str, str]  # setting -> how a description adds it
+    paint: Callable[[Scene], None]
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("horizon", landscapes.SUBJECTS, landscapes.SKIES, landscapes.horizon),
+    Family("interior", rooms.INTERIOR_SUBJECTS, rooms.OUTSIDE, rooms.interior),
+    Family("close-up", rooms.STILL_LIFE_SUBJECTS, rooms.STILL_LIFE_SETTINGS, rooms.still_life),
+    Family("portrait", figures.PORTRAIT_SUBJECTS, figures.PORTRAIT_SETTINGS, figures.portrait),
+    Family("encounter", figures.ENCOUNTER_SUBJECTS, figures.ENCOUNTER_SETTINGS, figures.encounter),
+    Family("scale", figures.SCALE_SUBJECTS, figures.SCALE_SETTINGS, figures.scale),
+    Family("impossible", worlds.IMPOSSIBLE_SUBJECTS, worlds.IMPOSSIBLE_SETTINGS, worlds.impossible),
+    Family("underwater", worlds.UNDERWATER_SUBJECTS, worlds.UNDERWATER_SETTINGS, worlds.underwater),
+    Family("aerial", worlds.AERIAL_SUBJECTS, worlds.AERIAL_SETTINGS, worlds.aerial),
+    Family("dream", worlds.DREAM_SUBJECTS, worlds.DREAM_SETTINGS, worlds.dream),
+    Family("sky", worlds.SKY_SUBJECTS, worlds.SKY_SETTINGS, worlds.skyward),
+)
+_BY_NAME = {family.name: family for family in FAMILIES}
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    card_id: str
+    family: str
+    subject: str
+    palette: Palette
+    setting: str
 
 
 def _seed(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def _sky(
-    s: Scene, celestial_at: tuple[float, float] | None = None, kind: str | None = None
-) -> tuple[float, float]:
-    if s.pal.starry:
-        m.stars(s, s.rng.randint(25, 70), s.horizon)
-    x, y = celestial_at or (s.rng.uniform(70, WIDTH - 70), s.rng.uniform(70, s.horizon - 140))
-    kind = kind or s.rng.choice(("sun", "moon", "crescent", "planet", "eclipse", "twins", "moon", "crescent"))
-    m.celestial(s, x, y, s.rng.uniform(22, 48), kind)
-    if s.rng.random() < 0.6:
-        m.clouds(s, s.rng.randint(1, 4), 60, s.horizon - 40)
-    return x, y
+def deal(deck_id: str) -> list[tuple[str, int]]:
+    """Each of a deck's 84 places: its family and its rank among that family's cards of the deck."""
+    slots = [FAMILIES[i % len(FAMILIES)].name for i in range(CARDS_PER_OFFICIAL_DECK)]
+    Random(_seed("families:" + deck_id)).shuffle(slots)
+    seen: dict[str, int] = {}
+    dealt = []
+    for name in slots:
+        dealt.append((name, seen.get(name, 0)))
+        seen[name] = seen.get(name, 0) + 1
+    return dealt
 
 
-def _far_land(s: Scene, layers: int) -> None:
-    for k in range(layers, 0, -1):
-        depth = 0.45 + 0.5 * k / layers
-        base = s.horizon - 20 * k
-        if s.rng.random() < 0.5:
-            m.land(s, base, 40 + 15 * k, 0.55, s.haze(depth))
-        else:
-            m.hills(s, base, 25 + 10 * k, s.haze(depth))
-
-
-def _creature(s: Scene, x: float, ground: float) -> None:
-    pick = s.rng.randrange(6)
-    if pick == 0:
-        m.cat(s, x, ground, s.rng.uniform(30, 55))
-    elif pick == 1:
-        m.rabbit(s, x, ground, s.rng.uniform(25, 45))
-    elif pick == 2:
-        m.stag(s, x, ground, s.rng.uniform(45, 70))
-    elif pick == 3:
-        m.birds(s, x, ground - 250, s.rng.randint(3, 9), 60)
-    elif pick == 4:
-        m.figure(
-            s, x, ground, s.rng.uniform(35, 60), s.rng.choice(("lantern", "balloon", "umbrella", "staff"))
-        )
-    else:
-        m.owl(s, x, ground, 30)
-
-
-def door(s: Scene) -> None:
-    _sky(s)
-    _far_land(s, 2)
-    ground = m.hills(s, s.horizon + 40, 20, s.pal.near)
-    x = s.rng.uniform(140, 260)
-    g = m.height_at(ground, x)
-    m.door(s, x, g + 4, s.rng.uniform(80, 130))
-    if s.rng.random() < 0.7:
-        fx = x + s.rng.choice((-1, 1)) * s.rng.uniform(70, 120)
-        m.figure(
-            s, fx, m.height_at(ground, fx) + 6, s.rng.uniform(40, 60), s.rng.choice(("lantern", "", "staff"))
-        )
-
-
-def stairs(s: Scene) -> None:
-    cx, cy = _sky(s, kind=s.rng.choice(("moon", "crescent", "sun", "planet")))
-    _far_land(s, 2)
-    ground = m.hills(s, s.horizon + 50, 25, s.pal.near)
-    x0 = s.rng.uniform(80, 320)
-    m.stairs(s, x0, m.height_at(ground, x0) - 4, cx, cy + 45)
-    if s.rng.random() < 0.6:
-        m.figure(s, x0 + 30, m.height_at(ground, x0 + 30) + 4, 34, "lantern")
-
-
-def tower(s: Scene) -> None:
-    _sky(s)
-    if s.rng.random() < 0.4:
-        _far_land(s, 1)
-        m.water(s, s.horizon + 30, None)
-        rock = m.land(s, s.horizon + 10, 40, 0.6, s.pal.near)
-    else:
-        _far_land(s, 2)
-        rock = m.land(s, s.horizon + 40, 60, 0.5, s.pal.near)
-    x = s.rng.uniform(110, 290)
-    m.tower(
-        s,
-        x,
-        m.height_at(rock, x) + 10,
-        s.rng.uniform(190, 300),
-        s.rng.uniform(36, 60),
-        s.rng.uniform(-30, 30),
-    )
-    m.birds(s, x + s.rng.uniform(-80, 80), s.rng.uniform(90, 180), s.rng.randint(3, 8), 50)
-
-
-def tree(s: Scene) -> None:
-    _sky(s)
-    _far_land(s, s.rng.randint(1, 3))
-    ground = m.hills(s, s.horizon + 60, 20, s.pal.near)
-    x = s.rng.uniform(130, 270)
-    m.tree(s, x, m.height_at(ground, x), s.rng.uniform(220, 320), s.rng.random() < 0.55)
-    cx = x + s.rng.choice((-1, 1)) * s.rng.uniform(90, 140)
-    _creature(s, cx, m.height_at(ground, cx) + 6)
-
-
-def path(s: Scene) -> None:
-    end_x = s.rng.uniform(120, 280)
-    _sky(s, (end_x + s.rng.uniform(-40, 40), s.horizon - s.rng.uniform(60, 160)))
-    _far_land(s, 2)
-    m.hills(s, s.horizon + 10, 10, s.haze(0.35))
-    m.path(s, s.horizon + 10, end_x)
-    for side in (-1, 1):
-        if s.rng.random() < 0.7:
-            m.tree(
-                s,
-                WIDTH / 2 + side * s.rng.uniform(120, 190),
-                HEIGHT - s.rng.uniform(10, 80),
-                s.rng.uniform(200, 320),
-                False,
-            )
-    m.figure(s, end_x + 8, s.horizon + 60, 26, s.rng.choice(("lantern", "staff", "balloon")))
-
-
-def island(s: Scene) -> None:
-    s.horizon = s.rng.uniform(460, 540)
-    _sky(s)
-    m.clouds(s, 5, s.horizon - 40, s.horizon + 30)
-    x, y = s.rng.uniform(130, 270), s.rng.uniform(260, 360)
-    w = s.rng.uniform(140, 200)
-    for _ in range(s.rng.randint(1, 3)):
-        m.island(s, s.rng.uniform(30, 370), s.rng.uniform(120, 420), s.rng.uniform(30, 60))
-    m.island(s, x, y, w)
-    pick = s.rng.randrange(3)
-    if pick == 0:
-        m.tree(s, x, y - 4, w * 1.2, True)
-    elif pick == 1:
-        m.house(s, x, y - 4, w * 0.35)
-    else:
-        m.tower(s, x, y - 4, w * 0.9, w * 0.2, 0)
-    m.hills(s, s.horizon + 30, 15, s.haze(0.6))
-
-
-def boat(s: Scene) -> None:
-    # Open water is the plainest layout, so the horizon, a shore and what stands on it vary the most here.
-    s.horizon = s.rng.uniform(250, 460)
-    cx, _ = _sky(s, kind=s.rng.choice(("moon", "sun", "crescent", "eclipse", "twins")))
-    if s.rng.random() < 0.5:
-        _far_land(s, 1)
-    m.water(s, s.horizon, cx)
-    side = s.rng.choice((-1, 1))
-    if s.rng.random() < 0.7:
-        edge = 0.0 if side < 0 else float(WIDTH)
-        reach = s.rng.uniform(125, 180)
-        top = s.horizon - s.rng.uniform(60, 200)
-        inner = edge - side * reach
-        s.p.polygon(
-            [
-                (edge, HEIGHT + 2),
-                (edge, top),
-                (edge - side * reach * 0.45, top + 12),
-                (inner, s.horizon + 40),
-                (inner - side * 30, HEIGHT + 2),
-            ],
-            s.pal.near,
-        )
-        ridge_x = edge - side * reach * 0.3
-        if s.rng.random() < 0.5:
-            m.tree(s, ridge_x, top + 8, s.rng.uniform(110, 170), s.rng.random() < 0.5)
-        else:
-            m.house(s, ridge_x, top + 10, 40)
-    else:
-        ix = s.rng.uniform(80, 320)
-        s.p.ellipse(ix, s.horizon + 2, s.rng.uniform(40, 80), 10, s.haze(0.5))
-        m.tree(s, ix, s.horizon - 2, s.rng.uniform(50, 80), True)
-    bx = WIDTH / 2 - side * s.rng.uniform(0, 120)  # out on the water, away from the shore
-    m.boat(s, bx, s.rng.uniform(s.horizon + 50, HEIGHT - 70), s.rng.uniform(26, 55))
-    pick = s.rng.random()
-    if pick < 0.35:
-        m.fish_school(
-            s, s.rng.uniform(100, 300), s.rng.uniform(110, max(130, s.horizon - 60)), s.rng.randint(5, 11)
-        )
-    elif pick < 0.6:
-        m.birds(
-            s, s.rng.uniform(100, 300), s.rng.uniform(90, max(110, s.horizon - 80)), s.rng.randint(3, 7), 60
-        )
-
-
-def sky_creature(s: Scene) -> None:
-    _sky(s)
-    _far_land(s, 2)
-    ground = m.hills(s, s.horizon + 60, 25, s.pal.near)
-    fill = mix(s.pal.near, s.pal.far, 0.35)
-    pick = s.rng.randrange(3)
-    x, y = s.rng.uniform(130, 270), s.rng.uniform(170, 300)
-    if pick == 0:
-        m.whale(s, x, y, s.rng.uniform(90, 140), fill)
-    elif pick == 1:
-        for _ in range(s.rng.randint(3, 6)):
-            m.jellyfish(s, s.rng.uniform(60, 340), s.rng.uniform(100, s.horizon - 60), s.rng.uniform(14, 28))
-    else:
-        m.fish_school(s, x, y, s.rng.randint(14, 24))
-    fx = s.rng.uniform(80, 320)
-    m.figure(
-        s, fx, m.height_at(ground, fx) + 4, s.rng.uniform(40, 60), s.rng.choice(("", "lantern", "umbrella"))
-    )
-
-
-def wanderer(s: Scene) -> None:
-    _sky(s)
-    _far_land(s, 3)
-    ground = m.land(s, s.horizon + 90, 30, 0.45, s.pal.near)
-    x = s.rng.uniform(120, 280)
-    m.figure(
-        s,
-        x,
-        m.height_at(ground, x) + 20,
-        s.rng.uniform(110, 170),
-        s.rng.choice(("lantern", "balloon", "umbrella", "staff")),
-    )
-    if s.rng.random() < 0.5:
-        m.birds(s, s.rng.uniform(80, 320), s.rng.uniform(100, 200), s.rng.randint(2, 6), 70)
-
-
-def house(s: Scene) -> None:
-    _sky(s, kind=s.rng.choice(("moon", "crescent", "twins", "planet")))
-    _far_land(s, 2)
-    ground = m.hills(s, s.horizon + 50, 20, s.pal.near)
-    x = s.rng.uniform(110, 290)
-    m.house(s, x, m.height_at(ground, x) + 6, s.rng.uniform(60, 100))
-    tx = x + s.rng.choice((-1, 1)) * s.rng.uniform(90, 140)
-    m.tree(s, tx, m.height_at(ground, tx) + 4, s.rng.uniform(120, 200), s.rng.random() < 0.5)
-    cx = s.rng.uniform(60, 340)
-    _creature(s, cx, m.height_at(ground, cx) + 8)
-
-
-def creature(s: Scene) -> None:
-    _sky(s, kind=s.rng.choice(("moon", "sun", "crescent", "eclipse")))
-    _far_land(s, 2)
-    ground = m.land(s, s.horizon + 70, 25, 0.4, s.pal.near)
-    x = s.rng.uniform(130, 270)
-    g = m.height_at(ground, x) + 10
-    pick = s.rng.randrange(4)
-    if pick == 0:
-        m.cat(s, x, g, s.rng.uniform(90, 140))
-    elif pick == 1:
-        m.rabbit(s, x, g, s.rng.uniform(80, 120))
-    elif pick == 2:
-        m.stag(s, x, g, s.rng.uniform(110, 150))
-    else:
-        m.tree(s, x, g, 160, False)
-        m.owl(s, x + 5, g - 95, 45)
-
-
-def portal(s: Scene) -> None:
-    _sky(s)
-    _far_land(s, 2)
-    if s.rng.random() < 0.5:
-        m.water(s, s.horizon + 40, None)
-    ground = m.hills(s, s.horizon + 80, 15, s.pal.near)
-    inside = PALETTES[(PALETTES.index(s.pal) + s.rng.randint(4, len(PALETTES) - 4)) % len(PALETTES)]
-    x = s.rng.uniform(140, 260)
-    m.arch(s, x, m.height_at(ground, x) + 6, s.rng.uniform(80, 120), s.rng.uniform(90, 150), inside)
-    fx = x + s.rng.choice((-1, 1)) * s.rng.uniform(75, 110)
-    m.figure(
-        s, fx, m.height_at(ground, fx) + 6, s.rng.uniform(35, 55), s.rng.choice(("", "staff", "lantern"))
-    )
-
-
-def lighthouse(s: Scene) -> None:
-    if s.pal.starry:
-        m.stars(s, 60, s.horizon)
-    m.clouds(s, s.rng.randint(2, 5), 50, s.horizon - 40)
-    m.water(s, s.horizon, None)
-    rock = m.land(s, s.horizon + 60, 40, 0.6, s.pal.near)
-    x = s.rng.choice((s.rng.uniform(80, 150), s.rng.uniform(250, 320)))
-    m.lighthouse(s, x, m.height_at(rock, x) + 10, s.rng.uniform(170, 260))
-    if s.rng.random() < 0.6:
-        m.boat(s, WIDTH - x + s.rng.uniform(-40, 40), s.horizon + 35, 18)
-
-
-def balloons(s: Scene) -> None:
-    _sky(s)
-    _far_land(s, 2)
-    ground = m.hills(s, s.horizon + 60, 20, s.pal.near)
-    for _ in range(s.rng.randint(6, 16)):
-        x, y = s.rng.uniform(30, 370), s.rng.uniform(60, s.horizon)
-        size = 3 + 9 * (y / s.horizon)
-        s.p.glow(x, y, size * 5, s.pal.accent, 0.6)
-        s.p.rect(
-            x - size * 0.5,
-            y - size * 0.7,
-            x + size * 0.5,
-            y + size * 0.7,
-            mix(s.pal.accent, s.pal.light, 0.5),
-        )
-    for k in range(s.rng.randint(1, 3)):
-        fx = s.rng.uniform(60, 340)
-        m.figure(s, fx, m.height_at(ground, fx) + 4, 40 + 10 * k, "lantern" if k else "")
-
-
-SUBJECTS: tuple[Callable[[Scene], None], ...] = (
-    door,
-    stairs,
-    tower,
-    tree,
-    path,
-    island,
-    boat,
-    sky_creature,
-    wanderer,
-    house,
-    creature,
-    portal,
-    lighthouse,
-    balloons,
-)
-
-
-def _subject_and_palette(card_id: str) -> tuple[int, int]:
+def plan(card_id: str) -> Plan:
     deck, _, number = card_id.rpartition("-")
-    pairs = [(a, b) for a in range(len(SUBJECTS)) for b in range(len(PALETTES))]
-    Random(_seed("deck:" + deck)).shuffle(pairs)
     index = int(number) - 1 if number.isdigit() else _seed(card_id)
-    return pairs[index % len(pairs)]
+    name, rank = deal(deck)[index % CARDS_PER_OFFICIAL_DECK]
+    family = _BY_NAME[name]
+    pairs = [(subject, p) for subject in family.subjects for p in range(len(PALETTES))]
+    Random(_seed(f"deck:{deck}:{name}")).shuffle(pairs)
+    subject, palette = pairs[rank % len(pairs)]
+    # Cards of a family that share a subject take turns through its settings, so a deck never holds the
+    # same subject in the same setting twice (until a subject comes round more often than it has settings).
+    again = sum(1 for s, _ in pairs[: rank % len(pairs)] if s == subject)
+    settings = sorted(family.settings)
+    start = _seed(f"setting:{deck}:{name}:{subject}") % len(settings)
+    setting = settings[(start + again) % len(settings)]
+    return Plan(card_id, name, subject, PALETTES[palette], setting)
+
+
+def describe(card_id: str) -> str:
+    """What the card shows, from its plan: 'a teacup on a windowsill, a storm outside, in violet light'."""
+    p = plan(card_id)
+    family = _BY_NAME[p.family]
+    return f"{family.subjects[p.subject]}, {family.settings[p.setting]}, {LIGHT[p.palette.name]}"
 
 
 def compose(card_id: str) -> Image.Image:
-    subject, palette = _subject_and_palette(card_id)
-    pal: Palette = PALETTES[palette]
+    p = plan(card_id)
+    pal = p.palette
     rng = Random(_seed(card_id))
     scene = Scene(Painter(pal.sky_top, pal.sky_bottom), pal, rng, horizon=rng.uniform(320, 470))
-    SUBJECTS[subject](scene)
-    scene.p.vignette(*scene.light_at, mix(pal.near, (0, 0, 0), 0.4), 0.85)
-    return scene.p.finish()
+    scene.subject, scene.setting = p.subject, p.setting
+    _BY_NAME[p.family].paint(scene)
+    # The landscapes keep their deep vignette; the other families are lit more evenly.
+    strength = 0.85 if p.family == "horizon" else 0.55
+    scene.p.vignette(*scene.light_at, mix(pal.near, (0, 0, 0), 0.4), strength)
+    image = scene.p.finish()
+    # Half the cards are mirrored: the same kind of picture then leans the other way.
+    return image.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if rng.random() < 0.5 else image

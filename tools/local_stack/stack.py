@@ -433,6 +433,8 @@ class LocalStack:
         lines = [
             "",
             "Dixit by mail: local stack",
+            f"  web client     {self.api_url}/  (open it in a browser to play)",
+            f"  Swagger UI     {self.api_url}/docs  (every route, to try by hand)",
             f"  API            {self.api_url}  (try {self.api_url}/decks)",
             f"  API handler    {self._serving()}",
             f"  AWS twin       {self.aws_endpoint_url}  (moto: DynamoDB, S3, SNS, SQS, SES)",

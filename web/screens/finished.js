@@ -8,7 +8,7 @@ export function ending({ game, NameOf }) {
   return h(
     "div",
     { class: "status end", id: "status", "data-owes": "" },
-    h("p", {}, h("strong", { id: "winner" }, winnerText(game, NameOf))),
+    h("p", {}, h("strong", { id: "winner", tabindex: "-1" }, winnerText(game, NameOf))),
     reason ? h("p", { id: "end-reason" }, reason) : null,
   );
 }

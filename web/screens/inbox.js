@@ -2,19 +2,33 @@
 // public games waiting for players, and the token that brings this player to another device.
 
 import { h, replace } from "../dom.js";
-import { inboxFacts, inboxOrder, inboxStatus } from "../state.js";
+import {
+  gameName,
+  inboxDeadline,
+  inboxFacts,
+  inboxOrder,
+  inboxStatus,
+  playersLine,
+  tabTitle,
+  yourTurnCount,
+} from "../inbox_state.js";
 import { act, title, ui } from "../ui.js";
 
-function inboxItem(game) {
+function inboxItem(game, me) {
+  const facts = inboxFacts(game, me);
+  const deadline = inboxDeadline(game);
+  const players = playersLine(game, me);
   return h(
     "li",
-    {},
+    { "data-game": game.game_id },
     h(
       "a",
       { class: `game-link${game.your_turn ? " urgent" : ""}`, href: `#/game/${game.game_id}` },
-      h("strong", {}, inboxStatus(game)),
-      h("span", { class: "muted" }, inboxFacts(game)),
-      h("span", { class: "muted small" }, `Game ${game.game_id.slice(0, 8)}`),
+      h("strong", { class: "game-name" }, gameName(game, me)),
+      h("span", { class: "game-status" }, inboxStatus(game, me)),
+      players ? h("span", { class: "muted small" }, players) : null,
+      facts ? h("span", { class: "muted" }, facts) : null,
+      deadline ? h("span", { class: "small" }, deadline) : null,
     ),
   );
 }
@@ -26,7 +40,7 @@ function openItem(game) {
     h(
       "a",
       { class: "game-link", href: `#/join/${game.game_id}` },
-      h("strong", {}, `${game.rules} · ${game.player_count}/${game.max_players} seats taken`),
+      h("strong", {}, `${game.rules === "odyssey" ? "Odyssey" : "Classic"} · ${game.player_count} of ${game.max_players} seats taken`),
       h("span", { class: "muted" }, (game.player_names || []).join(", ")),
     ),
   );
@@ -60,10 +74,13 @@ export function inboxScreen() {
       const all = [...active.body.games, ...finished.body.games];
       memberOf = new Set(all.map((g) => g.game_id));
       const games = inboxOrder(all);
+      const me = api.me?.player_id;
+      // Seen from another tab, or in the phone's app switcher: how many games wait on this player.
+      document.title = tabTitle(yourTurnCount(games));
       replace(
         mine,
         games.length
-          ? h("ul", { class: "games", "aria-label": "Your games" }, games.map(inboxItem))
+          ? h("ul", { class: "games", "aria-label": "Your games" }, games.map((g) => inboxItem(g, me)))
           : h("p", { class: "muted" }, "No games yet: start one, or join one below."),
       );
     }

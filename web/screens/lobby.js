@@ -45,7 +45,7 @@ export function lobby({ game }, view) {
   if (isHost(game)) {
     const ready = canStart(game);
     const start = h("button", { type: "button", id: "start", disabled: !ready }, "Start the game");
-    start.addEventListener("click", () => view.send(start, `/games/${gameId}/start`));
+    start.addEventListener("click", () => view.send(start, `/games/${gameId}/start`, () => ({}), "start"));
     const seats = game.players.length;
     parts.push(start, ready ? null : h("p", { class: "small muted" }, `At least 3 players are needed (${seats} so far).`));
   } else if (you) {

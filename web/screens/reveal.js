@@ -5,7 +5,7 @@ import { enlarge } from "../cards.js";
 import { h } from "../dom.js";
 import { pointsText, revealSummary, votersText } from "../state.js";
 
-export function reveal(result, { heading, compact = false }, { NameOf }, view) {
+export function reveal(result, { heading, compact = false }, { NameOf, game }, view) {
   const { images } = view;
   return h(
     "section",
@@ -31,7 +31,7 @@ export function reveal(result, { heading, compact = false }, { NameOf }, view) {
           h(
             "p",
             { class: "small" },
-            h("strong", {}, card.owner_name || NameOf(card.owner_id)),
+            h("strong", {}, card.owner_id === game?.you?.player_id ? "You" : card.owner_name || NameOf(card.owner_id)),
             h("br"),
             votersText(card, NameOf),
           ),

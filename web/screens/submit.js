@@ -13,7 +13,7 @@ export function submitPanel(s, view) {
     h("p", {}, submitHint(draft, count)),
     handGrid(s, view, (cardId) => view.choose(cardId, count)),
     sendButton(count === 1 ? "Play this card" : "Play these cards", submitReady(draft, count), (button) =>
-      view.send(button, path, cardsMove),
+      view.send(button, path, cardsMove, "submit"),
     ),
   ];
 }

@@ -3,7 +3,7 @@
 
 import { grid } from "../cards.js";
 import { h } from "../dom.js";
-import { cardsMove, countsOf, tableBadges, voteHint, voteReady } from "../state.js";
+import { cardsMove, countsOf, tableBadges, votedText, voteHint, voteReady } from "../state.js";
 import { handGrid, sendButton } from "./hand.js";
 
 export function votePanel(s, view) {
@@ -22,9 +22,9 @@ export function votePanel(s, view) {
   const path = `/games/${view.gameId}/votes`;
   return [
     h("h2", {}, "The table"),
-    voting ? h("p", {}, voteHint(draft, counts)) : null,
+    voting ? h("p", {}, voteHint(draft, counts)) : h("p", { id: "your-votes" }, votedText(you, game.round?.table || [])),
     table,
-    voting ? sendButton("Vote", voteReady(draft, counts), (button) => view.send(button, path, cardsMove)) : null,
+    voting ? sendButton("Vote", voteReady(draft, counts), (button) => view.send(button, path, cardsMove, "vote")) : null,
     h("h2", {}, "Your hand"),
     handGrid(s, view),
   ];

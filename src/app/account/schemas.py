@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.account.data import AccountData, GameData
-from app.core.examples import CARD_ID, GAME_ID, OTHER_ID, PLAYER_ID, SESSION_ID, STAMP
+from app.core.examples import CARD_ALT, CARD_ID, GAME_ID, OTHER_ID, PLAYER_ID, SESSION_ID, STAMP
 from app.core.schema_base import Schema, doc
 from app.decks.card_images import CardImages
 from app.games.presenters import names_in, round_result
@@ -24,6 +24,7 @@ _ROUND = {
         {
             "card_id": CARD_ID,
             "image_url": None,
+            "alt": CARD_ALT,
             "owner_id": PLAYER_ID,
             "owner_name": "Ada",
             "voter_ids": [OTHER_ID],

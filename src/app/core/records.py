@@ -92,6 +92,14 @@ class Membership:
     end_reason: EndReason | None
     updated_at: str
     version: int = 0  # the game version this entry shows
+    # What tells the game apart in a list: its title, host and seated players (id, name), the round's
+    # storyteller and clue once told, and the winners. Entries written before these existed lack them.
+    title: str | None = None
+    host_id: str | None = None
+    seats: tuple[tuple[str, str], ...] = ()
+    storyteller_id: str | None = None
+    clue: str | None = None
+    winners: tuple[str, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -102,7 +110,7 @@ class Membership:
         return other is not None and replace(other, updated_at=self.updated_at, version=self.version) == self
 
     def to_json(self) -> str:
-        data = {
+        data: dict[str, object] = {
             "phase": self.phase.value,
             "your_turn": self.your_turn,
             "deadline": self.deadline,
@@ -111,7 +119,16 @@ class Membership:
             "players": self.player_count,
             "end": None if self.end_reason is None else self.end_reason.value,
             "updated_at": self.updated_at,
+            "seats": [list(seat) for seat in self.seats],
         }
+        optional = {
+            "title": self.title,
+            "host": self.host_id,
+            "teller": self.storyteller_id,
+            "clue": self.clue,
+            "winners": list(self.winners),
+        }
+        data.update((k, v) for k, v in optional.items() if v)
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -129,6 +146,12 @@ class Membership:
             end_reason=None if data["end"] is None else EndReason(data["end"]),
             updated_at=data["updated_at"],
             version=version,
+            title=data.get("title"),
+            host_id=data.get("host"),
+            seats=tuple((pid, name) for pid, name in data.get("seats", ())),
+            storyteller_id=data.get("teller"),
+            clue=data.get("clue"),
+            winners=tuple(data.get("winners", ())),
         )
 
 

@@ -15,7 +15,7 @@ from app.decks.ports import CardStatus, DeckRecord, DeckStore
 from dixit.cards import OFFICIAL_DECKS, is_deck_id
 from dixit.errors import InvalidMoveError
 from dixit.limits import MAX_CUSTOM_DECK_CARDS, MIN_CUSTOM_DECK_CARDS
-from dixit.text import check_name
+from dixit.text import check_description, check_name
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 UPLOAD_FORM_SECONDS = 3_600
@@ -36,7 +36,14 @@ def new_deck_id() -> str:
 
 
 def create_deck(
-    store: DeckStore, images: CardImages, owner: PlayerRecord, *, name: str, card_count: int, now: str
+    store: DeckStore,
+    images: CardImages,
+    owner: PlayerRecord,
+    *,
+    name: str,
+    card_count: int,
+    now: str,
+    descriptions: Sequence[str | None] = (),
 ) -> NewDeck:
     clean_name = check_name(name)
     if not MIN_CUSTOM_DECK_CARDS <= card_count <= MAX_CUSTOM_DECK_CARDS:
@@ -44,7 +51,19 @@ def create_deck(
             "invalid_card_count",
             f"a custom deck has {MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards, not {card_count}",
         )
-    deck = DeckRecord(new_deck_id(), owner.player_id, clean_name, card_count, created_at=now)
+    if len(descriptions) > card_count:
+        raise InvalidMoveError(
+            "too_many_descriptions", f"{len(descriptions)} descriptions for a deck of {card_count} cards"
+        )
+    deck_id = new_deck_id()
+    described = {
+        f"{deck_id}-{n:03d}": check_description(text)
+        for n, text in enumerate(descriptions, start=1)
+        if text is not None
+    }
+    deck = DeckRecord(
+        deck_id, owner.player_id, clean_name, card_count, created_at=now, descriptions=described
+    )
     store.create_deck(deck)
     return with_upload_forms(deck, images)
 

@@ -28,6 +28,8 @@ class DeckRecord:
     created_at: str
     # card id -> its upload's state; a card nobody uploaded yet is pending.
     cards: dict[str, CardState] = field(default_factory=dict)
+    # card id -> what its owner says it shows (its alt text); an undescribed card is not in it.
+    descriptions: dict[str, str] = field(default_factory=dict)
 
     def card_ids(self) -> list[str]:
         return [f"{self.deck_id}-{n:03d}" for n in range(1, self.card_count + 1)]

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.decks.card_images import CardImages
 from app.decks.custom import NewDeck
+from app.decks.descriptions import alt_text
 from app.decks.ports import CardStatus, DeckRecord
 from app.decks.schemas import Card, DeckCardStatus, DeckCreated, DeckDetail, UploadForm
 from dixit.cards import Deck
 
 
-def cards(images: CardImages, card_ids: tuple[str, ...] | list[str]) -> list[Card]:
-    return [Card(card_id=c, image_url=images.url_for(c)) for c in card_ids]
+def cards(
+    images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
+) -> list[Card]:
+    return [Card(card_id=c, image_url=images.url_for(c), alt=alt_text(c, described)) for c in card_ids]
 
 
 def deck_created(created: NewDeck) -> DeckCreated:
@@ -37,6 +42,7 @@ def deck_detail(deck: DeckRecord, images: CardImages) -> DeckDetail:
                 status=state.status.value,
                 reason=state.reason,
                 image_url=images.url_for(card_id) if ready else None,
+                alt=alt_text(card_id, deck.descriptions),
             )
         )
     return DeckDetail(
@@ -57,6 +63,7 @@ def official_deck_detail(deck: Deck, images: CardImages) -> DeckDetail:
         official=True,
         ready=True,
         cards=[
-            DeckCardStatus(card_id=c, status="ready", image_url=images.url_for(c)) for c in deck.card_ids()
+            DeckCardStatus(card_id=c, status="ready", image_url=images.url_for(c), alt=alt_text(c))
+            for c in deck.card_ids()
         ],
     )

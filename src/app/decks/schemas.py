@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, Strict
 
-from app.core.examples import CARD_ID, IMAGE_URL
-from app.core.request_fields import name_field, whole_number
+from app.core.examples import CARD_ALT, CARD_ID, IMAGE_URL
+from app.core.request_fields import TEXT_PATTERN, name_field, whole_number
 from app.core.schema_base import Request, Schema, doc
-from dixit.limits import MAX_CUSTOM_DECK_CARDS, MIN_CUSTOM_DECK_CARDS
+from dixit.limits import MAX_CUSTOM_DECK_CARDS, MAX_DESCRIPTION_LENGTH, MIN_CUSTOM_DECK_CARDS
 
 # A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
 # The range comes first so that it lands in the JSON schema as minimum and maximum.
@@ -20,11 +20,19 @@ CardCount = Annotated[
     BeforeValidator(whole_number),
 ]
 
+# One card's description as its owner gives it; the rules check the same (dixit.text.check_description).
+Description = Annotated[str, Field(min_length=1, max_length=MAX_DESCRIPTION_LENGTH, pattern=TEXT_PATTERN)]
+
 
 class Card(Schema):
     card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
     image_url: str | None = doc(
         "Presigned image link (expires); null when images are not configured", IMAGE_URL
+    )
+    alt: str = doc(
+        "What the card shows, for a screen reader: an official card's description, a custom card's "
+        "as its owner gave it, else a neutral 'card N of deck <id>'",
+        CARD_ALT,
     )
 
 
@@ -40,13 +48,26 @@ class Decks(Schema):
 
 class DeckCards(Schema):
     deck_id: str = doc("The deck's id", "base")
-    cards: list[Card] = doc("Its cards with image links", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+    cards: list[Card] = doc(
+        "Its cards with image links and descriptions",
+        [{"card_id": CARD_ID, "image_url": IMAGE_URL, "alt": CARD_ALT}],
+    )
 
 
 class CreateDeck(Request):
     name: str = name_field("The deck's name", "Our holiday photos")
     card_count: CardCount = Field(
         examples=[24], description=f"{MIN_CUSTOM_DECK_CARDS} to {MAX_CUSTOM_DECK_CARDS} cards"
+    )
+    descriptions: list[Description | None] = Field(
+        default_factory=list,
+        max_length=MAX_CUSTOM_DECK_CARDS,
+        examples=[["our dog asleep on the stairs", None]],
+        description=(
+            "Optional: what each card shows, in card order (the first for card 001), at most "
+            f"{MAX_DESCRIPTION_LENGTH} characters each and no more entries than cards; served as the "
+            "card's `alt`. A null or missing entry leaves its card undescribed"
+        ),
     )
 
 
@@ -77,6 +98,7 @@ class DeckCardStatus(Schema):
     )
     reason: str | None = doc("Why the upload was rejected; null otherwise", None, default=None)
     image_url: str | None = doc("A short-lived link to its image once ready; null before", IMAGE_URL)
+    alt: str = doc("Its description (see Card.alt)", "our dog asleep on the stairs")
 
 
 class DeckDetail(Schema):
@@ -87,5 +109,5 @@ class DeckDetail(Schema):
     ready: bool = doc("Whether every card is ready, so that games can use it", True)
     cards: list[DeckCardStatus] = doc(
         "Each card and its upload status",
-        [{"card_id": "d_5f2a9c-001", "status": "ready", "image_url": IMAGE_URL}],
+        [{"card_id": "d_5f2a9c-001", "status": "ready", "image_url": IMAGE_URL, "alt": "our dog asleep"}],
     )

@@ -39,6 +39,10 @@ def entries_for(state: GameState, updated_at: str) -> dict[str, Membership]:
     public = view_for(state, None)
     waiting = () if public.round is None else public.round.waiting
     named = tuple(Waiting(w.player_id, w.name, w.move.value, w.deadline) for w in waiting)
+    seats = tuple((p.player_id, p.name) for p in state.players)
+    rnd = state.round
+    # The clue is public to every member once told; before that it is not in the state at all.
+    clue = None if rnd is None else rnd.clue
     entries = {}
     for player in state.players:
         owed = owes(state, player.player_id)
@@ -54,6 +58,12 @@ def entries_for(state: GameState, updated_at: str) -> dict[str, Membership]:
             end_reason=state.end_reason,
             updated_at=updated_at,
             version=state.version,
+            title=state.settings.title,
+            host_id=state.host_id,
+            seats=seats,
+            storyteller_id=None if rnd is None else rnd.storyteller_id,
+            clue=clue,
+            winners=tuple(state.winners),
         )
     return entries
 

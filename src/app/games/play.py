@@ -142,6 +142,7 @@ def create_game(
     timeout_policy: str | None = None,
     key: RequestKey | None = None,
     host_quiet: SeatQuiet | None = None,
+    title: str | None = None,
 ) -> Played:
     """A new game with `player` as host; with `key`, at most once per key (a repeat gets the first answer).
 
@@ -158,6 +159,7 @@ def create_game(
         custom_decks=custom_decks_for_game(services.decks, player, decks),
         move_timeout_hours=move_timeout_hours,
         timeout_policy=timeout_policy,
+        title=title,
     )
     state = engine.new_game(
         new_game_id(),
@@ -210,6 +212,16 @@ def visible_game(services: Services, viewer: PlayerRecord, game_id: str) -> Game
     record = load_game(services, game_id)
     if record.state.player(viewer.player_id) is None and record.visibility is Visibility.PRIVATE:
         raise Forbidden("not_a_member", "this game is private")
+    return record
+
+
+def previewed_game(
+    services: Services, viewer: PlayerRecord, game_id: str, invite_code: str | None
+) -> GameRecord:
+    """The game for its join page: members and anyone when it is public; with the invite code when private."""
+    record = load_game(services, game_id)
+    if record.state.player(viewer.player_id) is None:
+        _check_invite(record, invite_code)
     return record
 
 

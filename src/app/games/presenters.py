@@ -10,13 +10,16 @@ from datetime import UTC, datetime
 
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
+from app.decks.descriptions import alt_text
 from app.decks.presenters import cards
 from app.games.schemas import (
     CardResultOut,
     GameOut,
+    GamePreview,
     InboxGame,
     OpenGameOut,
     OwesOut,
+    PlayerName,
     RoundOut,
     RoundResultOut,
     SeatOut,
@@ -25,7 +28,7 @@ from app.games.schemas import (
     WaitingOut,
     YouOut,
 )
-from dixit.state import GameState, RoundResult
+from dixit.state import GameState, Phase, RoundResult
 from dixit.views import Owed, view_for
 
 
@@ -49,6 +52,7 @@ def round_result(result: RoundResult, names: Mapping[str, str], images: CardImag
             CardResultOut(
                 card_id=c.card_id,
                 image_url=images.url_for(c.card_id),
+                alt=alt_text(c.card_id),
                 owner_id=c.owner_id,
                 owner_name=names.get(c.owner_id, ""),
                 voter_ids=list(c.voter_ids),
@@ -135,6 +139,27 @@ def open_game(record: GameRecord) -> OpenGameOut:
     )
 
 
+def game_preview(record: GameRecord, viewer_id: str) -> GamePreview:
+    """The join page's view: who plays and by which rules, and never a hand, a card or the invite code."""
+    state = record.state
+    names = names_in(state)
+    seated = viewer_id in names
+    free = max(0, state.settings.max_players - len(state.players))
+    return GamePreview(
+        game_id=state.game_id,
+        title=state.settings.title,
+        phase=state.phase,
+        host_id=state.host_id,
+        host_name=names.get(state.host_id, ""),
+        seated=[PlayerName(player_id=p.player_id, name=p.name) for p in state.players],
+        settings=SettingsOut.model_validate(state.settings, from_attributes=True),
+        visibility=record.visibility,
+        free_seats=free,
+        joinable=state.phase is Phase.LOBBY and free > 0 and not seated,
+        you_are_in=seated,
+    )
+
+
 def inbox_game(entry: Membership) -> InboxGame:
     return InboxGame(
         game_id=entry.game_id,
@@ -151,4 +176,10 @@ def inbox_game(entry: Membership) -> InboxGame:
         end_reason=entry.end_reason,
         updated_at=entry.updated_at,
         version=entry.version,
+        title=entry.title,
+        host_id=entry.host_id,
+        seated=[PlayerName(player_id=pid, name=name) for pid, name in entry.seats],
+        storyteller_id=entry.storyteller_id,
+        clue=entry.clue,
+        winners=list(entry.winners),
     )

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, Strict
 
-from app.core.examples import CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
+from app.core.examples import CARD_ALT, CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
 from app.core.records import Visibility
 from app.core.request_fields import TEXT_PATTERN, CardId, whole_number
 from app.core.schema_base import Request, Schema, doc
@@ -24,6 +24,7 @@ from dixit.limits import (
     MAX_CLUE_LENGTH,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
+    MAX_NAME_LENGTH,
     MIN_MOVE_TIMEOUT_HOURS,
 )
 from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
@@ -82,6 +83,14 @@ class _GameSettings(Request):
         strict=False,
         examples=["skip"],
         description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
+    )
+    title: str | None = Field(
+        default=None,
+        max_length=MAX_NAME_LENGTH,
+        pattern=TEXT_PATTERN,
+        examples=["Friday family game"],
+        description="What the players see this game called in their games list (default: none, the players' "
+        "names stand for it)",
     )
 
 
@@ -146,6 +155,7 @@ class SettingsOut(Schema):
     timeout_policy: TimeoutPolicy = doc(
         "skip: a silent player is skipped at the deadline; wait: only reminded", "skip"
     )
+    title: str | None = doc("The title the host gave the game; null if none", None, default=None)
 
 
 class SeatOut(Schema):
@@ -168,7 +178,9 @@ class RoundOut(Schema):
     storyteller_id: str = doc("Who tells this round", PLAYER_ID)
     storyteller_name: str = doc("The storyteller's name", "Ada")
     clue: str | None = doc("The clue; null until given", "the last door")
-    table: list[Card] = doc("Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID}])
+    table: list[Card] = doc(
+        "Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID, "alt": CARD_ALT}]
+    )
     waiting_for: list[str] = doc("Ids of the players the game waits on, in seat order", [OTHER_ID])
     waiting: list[WaitingOut] = doc(
         "The players the game waits on, named, with the move each owes (never which cards)",
@@ -191,7 +203,9 @@ class OwesOut(Schema):
 
 class YouOut(Schema):
     player_id: str = doc("Your player id", PLAYER_ID)
-    hand: list[Card] = doc("Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL}])
+    hand: list[Card] = doc(
+        "Your hand (only you see it)", [{"card_id": CARD_ID, "image_url": IMAGE_URL, "alt": CARD_ALT}]
+    )
     submitted: list[str] = doc("Card ids you played this round", ["base-042"])
     votes: list[str] = doc("Card ids you voted for this round", [])
     owes: OwesOut | None = doc(
@@ -209,6 +223,7 @@ class VoterOut(Schema):
 class CardResultOut(Schema):
     card_id: str = doc("A card on the revealed table", CARD_ID)
     image_url: str | None = doc("A short-lived link to its image; null when it has none", IMAGE_URL)
+    alt: str = doc("What the card shows (see Card.alt)", CARD_ALT)
     owner_id: str = doc("Who played it", PLAYER_ID)
     owner_name: str = doc("Their name", "Ada")
     voter_ids: list[str] = doc("Who voted for it", [OTHER_ID])
@@ -223,7 +238,16 @@ class RoundResultOut(Schema):
     storyteller_card: str = doc("The storyteller's card", CARD_ID)
     cards: list[CardResultOut] = doc(
         "Every card on the table, who played it and who voted for it",
-        [{"card_id": CARD_ID, "owner_id": PLAYER_ID, "owner_name": "Ada", "voter_ids": [], "voters": []}],
+        [
+            {
+                "card_id": CARD_ID,
+                "alt": CARD_ALT,
+                "owner_id": PLAYER_ID,
+                "owner_name": "Ada",
+                "voter_ids": [],
+                "voters": [],
+            }
+        ],
     )
     points: dict[str, int] = doc("Points scored this round, by player id", {PLAYER_ID: 3, OTHER_ID: 0})
 
@@ -268,6 +292,11 @@ class OpenGames(Schema):
     games: list[OpenGameOut] = doc("Public lobbies with a free seat, newest first", [])
 
 
+class PlayerName(Schema):
+    player_id: str = doc("A seated player's id", PLAYER_ID)
+    name: str = doc("Their name", "Ada")
+
+
 class InboxGame(Schema):
     game_id: str = doc("The game's id", GAME_ID)
     phase: Phase = doc("Where the game is", "submitting")
@@ -283,6 +312,34 @@ class InboxGame(Schema):
     end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
     updated_at: str = doc("When this entry last changed (ISO-8601 UTC)", STAMP)
     version: int = doc("The game version this entry shows (GET /games/{id} is at least there)", 12)
+    title: str | None = doc("The title the host gave the game; null if none", None, default=None)
+    host_id: str | None = doc("Who created the game", PLAYER_ID, default=None)
+    seated: list[PlayerName] = doc(
+        "Who is seated, in seat order", [{"player_id": PLAYER_ID, "name": "Ada"}], default_factory=list
+    )
+    storyteller_id: str | None = doc("The round's storyteller; null outside a round", None, default=None)
+    clue: str | None = doc("The round's clue once told; null before (or outside a round)", None, default=None)
+    winners: list[str] = doc("Ids of the winners once finished", [], default_factory=list)
+
+
+class GamePreview(Schema):
+    """What an invitee may read before joining: no hand, no card, no invite code."""
+
+    game_id: str = doc("The game's id", GAME_ID)
+    title: str | None = doc("The title the host gave the game; null if none", None)
+    phase: Phase = doc("Where the game is: only a lobby can be joined", "lobby")
+    host_id: str = doc("Who created it", PLAYER_ID)
+    host_name: str = doc("The host's name", "Ada")
+    seated: list[PlayerName] = doc("Who is seated, in seat order", [{"player_id": PLAYER_ID, "name": "Ada"}])
+    settings: SettingsOut = doc(
+        "The rules it is played by",
+        {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30,
+         "move_timeout_hours": 48, "timeout_policy": "skip"},
+    )  # fmt: skip
+    visibility: Visibility = doc("public or private", "private")
+    free_seats: int = doc("Seats still free", 4)
+    joinable: bool = doc("Whether you can join it now (a lobby with a free seat you do not sit in)", True)
+    you_are_in: bool = doc("Whether you are seated in it already", False)
 
 
 class Inbox(Schema):

@@ -74,6 +74,7 @@ def create_deck(
             name=body.name,
             card_count=body.card_count,
             now=adapters.now_iso(),
+            descriptions=body.descriptions,
         )
         made_now.append(fresh)
         # Only the id is kept for a retry: its upload forms are signed afresh, as old ones expire.

@@ -17,8 +17,17 @@ from pydantic import BaseModel
 from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.games import play as games
-from app.games.presenters import names_in, open_game, round_result
-from app.games.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
+from app.games.presenters import game_preview, names_in, open_game, round_result
+from app.games.schemas import (
+    ChooseCards,
+    CreateGame,
+    GameOut,
+    GamePreview,
+    GiveClue,
+    JoinGame,
+    OpenGames,
+    Rounds,
+)
 from app.notify import my_preferences
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
@@ -75,6 +84,7 @@ def create(
         timeout_policy=body.timeout_policy.value,
         key=request_key(request, player, key, body),
         host_quiet=my_preferences.seat_quiet_of(adapters, player.player_id),
+        title=body.title,
     )
     answer = game_answer(adapters, made, player.player_id, status=201)
     # A replayed answer is the stored body, so the id comes from the body either way.
@@ -133,6 +143,25 @@ def get(
     answer = game_answer(adapters, games.Played(record), player.player_id)
     answer["headers"].update(polling)
     return to_response(answer)
+
+
+@router.get(
+    "/games/<game_id>/preview",
+    tags=["games"],
+    summary="What an invitee may read before joining: host, players, rules, free seats",
+    security=BEARER,
+    **answers({200: {"description": "The game's join page, with no secret in it"}}, 401, 403, 404, 422),
+)
+def preview(
+    game_id: str,
+    player: Caller,
+    adapters: Adapters,
+    invite_code: Annotated[
+        str | None, Query(max_length=64, description="The invite link's code (a private game needs it)")
+    ] = None,
+) -> Response[GamePreview]:
+    record = games.previewed_game(adapters, player, check_game_id(game_id), invite_code)
+    return json_response(game_preview(record, player.player_id))
 
 
 @router.get(

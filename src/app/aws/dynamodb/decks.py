@@ -1,8 +1,8 @@
 """Custom decks in the game table: one item per deck, each card's upload status in a map on it.
 
-`DECK#<deck_id>` / `META` holds the owner, the name, the card count and `cards`: card number ("001") ->
-{status, reason?}. The ingest updates one card's entry at a time, so concurrent uploads never overwrite
-each other.
+`DECK#<deck_id>` / `META` holds the owner, the name, the card count, `cards`: card number ("001") ->
+{status, reason?}, and `descriptions`: card number -> the owner's description of it. The ingest updates
+one card's entry at a time, so concurrent uploads never overwrite each other.
 """
 
 from __future__ import annotations
@@ -39,6 +39,10 @@ def _deck_from_item(item: dict[str, Any]) -> DeckRecord:
         card_count=int(item["card_count"]["N"]),
         created_at=item["created_at"]["S"],
         cards=cards,
+        descriptions={
+            f"{deck_id}-{number}": text["S"]
+            for number, text in item.get("descriptions", {"M": {}})["M"].items()
+        },
     )
 
 
@@ -54,6 +58,7 @@ class DynamoDeckStore(TableAdapter):
                 "card_count": {"N": str(deck.card_count)},
                 "created_at": {"S": deck.created_at},
                 "cards": {"M": {}},
+                "descriptions": {"M": {_number(c): {"S": text} for c, text in deck.descriptions.items()}},
             },
             ConditionExpression="attribute_not_exists(pk)",
         )

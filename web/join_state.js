@@ -1,0 +1,29 @@
+// The join page's words, from GET /games/{id}/preview: what the game is, and whether it can be joined.
+
+import { listOf } from "./state.js";
+
+const RULES = { classic: "Classic (3–6 players)", odyssey: "Odyssey (3–12 players)" };
+
+export function previewFacts(preview) {
+  const s = preview.settings || {};
+  const names = (preview.seated || []).map((p) => p.name);
+  const policy = s.timeout_policy === "wait" ? "the game waits, with reminders" : "a silent player is skipped";
+  return [
+    ["Host", preview.host_name],
+    ["Players", `${listOf(names)} (${names.length} of ${s.max_players})`],
+    ["Rules", RULES[s.rules] || s.rules],
+    ["Play until", `someone reaches ${s.target_score} points`],
+    ["Each move", `${s.move_timeout_hours} hours; then ${policy}`],
+    ["Free seats", String(preview.free_seats)],
+  ];
+}
+
+export function previewVerdict(preview) {
+  if (preview.phase === "finished") return { joinable: false, text: "This game is over: it cannot be joined." };
+  if (preview.phase !== "lobby") {
+    return { joinable: false, text: "This game has already started: no one can join it now." };
+  }
+  if (preview.free_seats <= 0) return { joinable: false, text: "This game is full: every seat is taken." };
+  const seats = preview.free_seats === 1 ? "1 seat is" : `${preview.free_seats} seats are`;
+  return { joinable: true, text: `${seats} free. Join, and the host starts the game once everyone is in.` };
+}
