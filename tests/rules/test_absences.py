@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from dixit.errors import IllegalMoveError
 from dixit.limits import DEFAULT_VACATION_DAYS, EXTENSION_SECONDS
-from dixit.moves import Extend, OfferSeat, Submit, TakeSeat, Timeout, Vacation
+from dixit.moves import Extend, OfferSeat, RemovePlayer, Submit, TakeSeat, Timeout, Vacation
 from dixit.state import GameState, Phase
 from dixit.views import view_for
 
-from .helpers import HOST, NOW, act, give_clue, others, seated_game, storyteller, submit_all
+from .helpers import HOST, NOW, act, apply, give_clue, others, seated_game, storyteller, submit_all
 
 TIMEOUT = 48 * 3600
 DAY = 24 * 3600
@@ -172,3 +172,56 @@ def test_a_player_who_comes_back_withdraws_the_offer_of_their_seat() -> None:
     card = next(c for c in state.round.table if c not in state.round.submissions[silent])
     back = act(state, Vote(silent, (card,)))
     assert silent not in back.offered
+
+
+# --- removal ----------------------------------------------------------------------------------------
+
+
+def removed(players: int = 5) -> tuple[GameState, str]:
+    state, silent = offered(players)
+    state = act(state, RemovePlayer(HOST, silent))
+    return state, silent
+
+
+def test_a_removed_player_keeps_their_seat_until_the_round_ends_then_leaves_with_their_hand() -> None:
+    state, silent = removed(5)
+    assert state.player(silent) is not None
+    assert state.leaving == [silent]
+    assert silent not in state.offered  # removal replaces the offer
+    assert next(p for p in view_for(state, None).players if p.player_id == silent).leaving
+    hand = set(state.hands[silent])
+    applied = apply(state, Timeout(), now=state.deadline() or NOW)  # the votes time out: round over
+    after = applied.state
+    assert after.player(silent) is None
+    assert applied.left == (silent,)
+    assert silent not in after.hands
+    assert after.leaving == []
+    assert hand <= set(after.discard)
+    assert all(len(h) == 6 for h in after.hands.values())
+    assert after.last_round is not None
+    assert silent in after.last_round.points
+    assert GameState.from_json(after.to_json()).to_json() == after.to_json()
+
+
+def test_the_next_storyteller_skips_a_removed_seat() -> None:
+    state, silent = removed(5)
+    teller = storyteller(state)
+    ids = state.player_ids
+    after = act(state, Timeout(), now=state.deadline() or NOW)
+    following = [ids[(ids.index(teller) + k) % len(ids)] for k in range(1, len(ids))]
+    assert storyteller(after) == next(p for p in following if p != silent)
+
+
+def test_a_table_of_four_that_loses_a_seat_plays_on_under_the_three_player_rules() -> None:
+    state, _silent = removed(4)
+    after = act(state, Timeout(), now=state.deadline() or NOW)
+    assert len(after.players) == 3
+    assert after.phase is Phase.STORYTELLING
+    assert all(len(h) == 7 for h in after.hands.values())
+
+
+def test_removal_never_leaves_fewer_than_three_players() -> None:
+    state, silent = offered(3)
+    with pytest.raises(IllegalMoveError) as error:
+        act(state, RemovePlayer(HOST, silent))
+    assert error.value.code == "too_few_players"

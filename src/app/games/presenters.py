@@ -93,6 +93,7 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
                 vacation_until=None if p.vacation_until is None else iso(p.vacation_until),
                 vacation_days_left=p.vacation_days_left,
                 offered=p.offered,
+                leaving=p.leaving,
             )
             for p in view.players
         ],

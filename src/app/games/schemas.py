@@ -185,6 +185,7 @@ class SeatOut(Schema):
     )
     vacation_days_left: int = doc("Vacation days they may still declare in this game", 7)
     offered: bool = doc("The host offered this seat: a newcomer may take it through the invite link", False)
+    leaving: bool = doc("The host removed this player: the seat leaves the table when the round ends", False)
 
 
 class WaitingOut(Schema):
