@@ -157,10 +157,11 @@ def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeCl
             )
             clients[pid].post(f"/games/{game_id}/votes", {"card_ids": [choice]})
     assert view(players[0], game_id)["phase"] == "finished"
+    invited = view(players[1], game_id)["rematch_game_id"]
     one = players[1].post(f"/games/{game_id}/rematch")
     two = players[2].post(f"/games/{game_id}/rematch")
     assert one.status == two.status == 200, (one.raw, two.raw)
-    assert one.body["game_id"] == two.body["game_id"] != game_id
+    assert one.body["game_id"] == two.body["game_id"] == invited != game_id
     assert one.headers["Location"].endswith(f"/games/{one.body['game_id']}")
     assert [p["player_id"] for p in two.body["players"]] == [players[1].player_id, players[2].player_id]
     assert two.body["phase"] == "lobby"

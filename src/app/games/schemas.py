@@ -298,6 +298,11 @@ class GameOut(Schema):
     )
     created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
     updated_at: str = doc("When it last changed (ISO-8601 UTC)", STAMP)
+    rematch_game_id: str | None = doc(
+        "Once finished, shown to its players: the rematch lobby, which POST /games/{id}/rematch opens or "
+        "joins (the same one for every player); null otherwise",
+        None,
+    )
 
 
 class OpenGameOut(Schema):
