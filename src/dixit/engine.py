@@ -492,7 +492,33 @@ def _drop_leavers(state: GameState, storyteller_id: str) -> str:
             state.hands.pop(pid, None)
             state.offered.pop(pid, None)
         state.leaving = []
+        if state.last_round is not None:
+            # The game item names players by seat, so the last reveal keeps only seated ones (the round's
+            # full reveal stays in the history, which names players by id).
+            last = state.last_round
+            # A departed storyteller takes the last reveal with them: there is no seat to name.
+            state.last_round = None if last.storyteller_id in gone else _without(last, gone)
     return next_id
+
+
+def _without(result: RoundResult, gone: set[str]) -> RoundResult:
+    return RoundResult(
+        number=result.number,
+        storyteller_id=result.storyteller_id,
+        clue=result.clue,
+        storyteller_card=result.storyteller_card,
+        cards=tuple(
+            CardResult(
+                c.card_id,
+                "" if c.owner_id in gone else c.owner_id,
+                tuple(v for v in c.voter_ids if v not in gone),
+                c.autoplayed,
+            )
+            for c in result.cards
+        ),
+        points={pid: p for pid, p in result.points.items() if pid not in gone},
+        autovoted=tuple(v for v in result.autovoted if v not in gone),
+    )
 
 
 def _offer_seat(state: GameState, move: OfferSeat, now: int) -> None:
