@@ -27,3 +27,9 @@ MAX_MOVE_TIMEOUT_HOURS = 336
 # A card's description (its alt text), as a custom deck's owner may give it at upload.
 MAX_DESCRIPTION_LENGTH = 200
 MAX_DESCRIPTION_BYTES = 800
+# Vacation days a player may declare over one game (a game setting): counted and capped, so an absence
+# can pause a game but never stall it forever.
+DEFAULT_VACATION_DAYS = 7
+MAX_VACATION_DAYS = 30
+# An extension gives the player everyone waits on this much more time, once per owed move.
+EXTENSION_SECONDS = 24 * 3600

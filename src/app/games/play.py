@@ -140,6 +140,7 @@ def create_game(
     visibility: Visibility,
     move_timeout_hours: int | None = None,
     timeout_policy: str | None = None,
+    vacation_days: int | None = None,
     key: RequestKey | None = None,
     host_quiet: SeatQuiet | None = None,
     title: str | None = None,
@@ -160,6 +161,7 @@ def create_game(
         move_timeout_hours=move_timeout_hours,
         timeout_policy=timeout_policy,
         title=title,
+        vacation_days=vacation_days,
     )
     state = engine.new_game(
         new_game_id(),

@@ -12,6 +12,7 @@ from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
 from app.decks.descriptions import alt_text
 from app.decks.presenters import cards
+from app.games.rematch_ids import rematch_id
 from app.games.schemas import (
     CardResultOut,
     GameOut,
@@ -57,10 +58,12 @@ def round_result(result: RoundResult, names: Mapping[str, str], images: CardImag
                 owner_name=names.get(c.owner_id, ""),
                 voter_ids=list(c.voter_ids),
                 voters=[VoterOut(player_id=v, name=names.get(v, "")) for v in c.voter_ids],
+                autoplayed=c.autoplayed,
             )
             for c in result.cards
         ],
         points=dict(result.points),
+        autovoted=list(result.autovoted),
     )
 
 
@@ -86,7 +89,17 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         host_id=view.host_id,
         invite_code=record.invite_code if view.you is not None else None,
         players=[
-            SeatOut(player_id=p.player_id, name=p.name, score=p.score, hand_size=p.hand_size, away=p.away)
+            SeatOut(
+                player_id=p.player_id,
+                name=p.name,
+                score=p.score,
+                hand_size=p.hand_size,
+                away=p.away,
+                vacation_until=None if p.vacation_until is None else iso(p.vacation_until),
+                vacation_days_left=p.vacation_days_left,
+                offered=p.offered,
+                leaving=p.leaving,
+            )
             for p in view.players
         ],
         your_turn=view.your_turn,
@@ -107,6 +120,9 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
             cards_to_submit=rnd.cards_to_submit,
             votes_allowed=list(rnd.votes_allowed),
             sitting_out=list(rnd.sitting_out),
+            autoplayed=list(rnd.autoplayed),
+            autovoted=list(rnd.autovoted),
+            extended=list(rnd.extended),
         ),
         you=None
         if view.you is None
@@ -121,8 +137,12 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         last_round=None if view.last_round is None else round_result(view.last_round, names, images),
         winners=list(view.winners),
         end_reason=view.end_reason,
+        end_note=view.end_note,
         created_at=record.created_at,
         updated_at=record.updated_at,
+        rematch_game_id=rematch_id(view.game_id)
+        if view.phase is Phase.FINISHED and view.you is not None
+        else None,
     )
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.games import play as games
+from app.games import rematch as rematches
 from app.games.presenters import game_preview, names_in, open_game, round_result
 from app.games.schemas import (
     ChooseCards,
@@ -25,8 +26,10 @@ from app.games.schemas import (
     GamePreview,
     GiveClue,
     JoinGame,
+    NamePlayer,
     OpenGames,
     Rounds,
+    TakeVacation,
 )
 from app.notify import my_preferences
 from dixit import moves
@@ -82,6 +85,7 @@ def create(
         visibility=body.visibility,
         move_timeout_hours=body.move_timeout_hours,
         timeout_policy=body.timeout_policy.value,
+        vacation_days=body.vacation_days,
         key=request_key(request, player, key, body),
         host_quiet=my_preferences.seat_quiet_of(adapters, player.player_id),
         title=body.title,
@@ -177,6 +181,23 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
     return json_response(Rounds(rounds=[round_result(r, names, adapters.images) for r in results]))
 
 
+@router.post(
+    "/games/<game_id>/rematch",
+    tags=["lobby"],
+    summary="Open (or join) the rematch of a finished game: the same settings, every player invited",
+    security=BEARER,
+    **answers(
+        {200: {"description": "The rematch lobby, you seated: every call for one game answers the same one"}},
+        401, 403, 404, 409,
+    ),
+)  # fmt: skip
+def rematch(request: Request, game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut]:
+    played = rematches.rematch(adapters, player, check_game_id(game_id))
+    answer = game_answer(adapters, played, player.player_id)
+    answer["headers"]["Location"] = location(request, f"/games/{answer['body']['game_id']}")
+    return to_response(answer)
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRoute:
     """One move's route: every move shares the same handling (`_play`), only these differ."""
@@ -239,6 +260,39 @@ MOVE_ROUTES = (
         "Vote for the storyteller's card",
         lambda player, body: moves.Vote(player.player_id, tuple(body.card_ids)),
         body=ChooseCards,
+    ),
+    # --- absences (#21): vacations, extensions, offered seats ---
+    MoveRoute(
+        "vacation",
+        "/games/<game_id>/vacation",
+        "absences",
+        "Declare a vacation: your deadlines stop for that many days (capped per game)",
+        lambda player, body: moves.Vacation(player.player_id, body.days),
+        body=TakeVacation,
+    ),
+    MoveRoute(
+        "extend",
+        "/games/<game_id>/extend",
+        "absences",
+        "Give the player everyone waits on 24 more hours (once per owed move)",
+        lambda player, body: moves.Extend(player.player_id, body.player_id),
+        body=NamePlayer,
+    ),
+    MoveRoute(
+        "offer_seat",
+        "/games/<game_id>/offer-seat",
+        "absences",
+        "Host: offer the seat of a player who timed out; a newcomer takes it through the invite link",
+        lambda player, body: moves.OfferSeat(player.player_id, body.player_id),
+        body=NamePlayer,
+    ),
+    MoveRoute(
+        "remove_player",
+        "/games/<game_id>/remove-player",
+        "absences",
+        "Host: remove a player who timed out; their seat leaves the table when the round ends",
+        lambda player, body: moves.RemovePlayer(player.player_id, body.player_id),
+        body=NamePlayer,
     ),
 )
 
