@@ -308,15 +308,6 @@ class GameState:
         )
 
     def deadline(self) -> int | None:
-        """When the owed moves of the current phase time out, if anything is owed."""
-        awaited = self.awaited()
-        if self.round is None or not awaited:
-            return None
-        timeout = self.settings.move_timeout_seconds
-        # Moved past the owing seats' quiet hours (dixit.quiet_hours): nobody times out asleep.
-        return shift_deadline(
-            self.round.since + timeout, [self.quiet[p] for p in awaited if p in self.quiet], timeout
-        )
         """When the first owed move of the current phase times out, if anything is owed."""
         owed = self.awaited()
         if self.round is None or not owed:
@@ -325,14 +316,17 @@ class GameState:
 
     def deadline_of(self, player_id: str) -> int:
         """When `player_id`'s move in the current phase times out: the phase's timeout, plus any
-        extension, plus the part of a vacation that overlaps the phase (their clock stops while away)."""
+        extension, plus the part of a vacation that overlaps the phase (their clock stops while away),
+        moved out of their quiet hours (dixit.quiet_hours), so that nobody times out asleep."""
         rnd = self.round
         assert rnd is not None
-        at = rnd.since + self.settings.move_timeout_seconds + rnd.extended.get(player_id, 0)
+        timeout = self.settings.move_timeout_seconds
+        at = rnd.since + timeout + rnd.extended.get(player_id, 0)
         player = self.player(player_id)
         if player is not None and player.vacation_until > rnd.since:
             at += player.vacation_until - max(rnd.since, player.vacation_start)
-        return at
+        quiet = self.quiet.get(player_id)
+        return at if quiet is None else shift_deadline(at, [quiet], timeout)
 
     # --- JSON -------------------------------------------------------------------------------------
 
