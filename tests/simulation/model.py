@@ -1,0 +1,101 @@
+"""What a season is (games, seed, the players' harsh model) and what any world it runs in must offer.
+
+A world is the system under simulation seen as a front-end and the AWS plumbing would see it: players
+register, create, join and start games, read their view and post moves; a scheduled sweep runs; what the
+game item's changes and the sweep published reaches the players. `memory.MemoryWorld` runs it through the
+use cases over the in-memory stores, `twin.TwinWorld` through the real handlers on moto.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from dixit.state import GameState
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    def __init__(self, now: datetime = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def epoch(self) -> int:
+        return int(self.now.timestamp())
+
+
+@dataclass
+class Season:
+    games: int
+    seed: int
+    timeout_hours: int = 48
+    sweep_every: timedelta = timedelta(minutes=30)  # the template's rate is 5 minutes
+    silent_share: float = 0.2  # one player in five never answers
+    late_factor: float = 1.5  # the others answer after up to this many timeouts
+    target_score: int = 15
+    max_days: int = 365
+    timeout_policy: str | None = None  # None: the default a new game gets
+
+
+@dataclass
+class Tally:
+    """What the season counted while it ran."""
+
+    # Everything published to the players: (epoch, kind, player_id, game_id)
+    published: list[tuple[int, str, str, str]] = field(default_factory=list)
+    moves: int = 0
+    sweeps: int = 0
+    lost_races: int = 0
+    timeouts: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class Played:
+    """A finished season: the tally, who sat where, and each game's final state."""
+
+    season: Season
+    tally: Tally
+    seats: dict[str, list[str]]  # game id -> player ids, host first
+    silent: frozenset[str]
+    started_at: dict[str, int]
+    finished_at: dict[str, int]
+    final: dict[str, GameState]
+
+
+class World(Protocol):
+    clock: FakeClock
+
+    def register(self, name: str) -> str:
+        """A new player's id."""
+
+    def create(self, host_id: str, body: dict[str, Any]) -> tuple[str, str]:
+        """A new game (POST /games body): its id and invite code."""
+
+    def join(self, player_id: str, game_id: str, invite_code: str) -> None: ...
+
+    def start(self, host_id: str, game_id: str) -> None: ...
+
+    def view(self, player_id: str, game_id: str) -> dict[str, Any]:
+        """The game as the player's GET /games/{id} shows it."""
+
+    def move(self, player_id: str, game_id: str, route: str, body: dict[str, Any]) -> str | None:
+        """POST /games/{id}/{route}: None when applied, else why it was refused (a code or status)."""
+
+    def sweep(self) -> dict[str, Any]:
+        """One scheduled sweep as of the clock: its report."""
+
+    def hear(self) -> list[tuple[str, str, str]]:
+        """Run the stream consumer on what changed; what was published since last asked:
+        (kind, player_id, game_id)."""
+
+    def earliest_due(self) -> int | None:
+        """The earliest entry in the due index."""
+
+    def finished(self) -> dict[str, GameState]:
+        """The final state of every game that finished so far."""
