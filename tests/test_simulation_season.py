@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.simulation import Season, run_in_memory
+from tests.simulation import Season, played_in_memory, run_in_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,3 +50,9 @@ def test_the_report_breaks_every_ending_down_by_table_size_and_abandonment_by_wh
         assert sum(counts.get(reason, 0) for counts in by_size.values()) == count
     assert set(by_size) <= {str(n) for n in range(3, 9)}
     assert sum(report["abandoned_by_answering_players"].values()) == reasons.get("abandoned", 0)
+
+
+def test_the_season_sees_on_the_stream_every_player_the_sweep_timed_out() -> None:
+    played = played_in_memory(Season(games=8, seed=3))
+    assert played.tally.players_timed_out > 0
+    assert len(played.tally.timed_out) == played.tally.players_timed_out

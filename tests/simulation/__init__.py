@@ -14,22 +14,27 @@ from typing import Any
 
 from .entropy import seeded_secrets
 from .memory import MemoryWorld, quiet_logs
-from .model import FakeClock, Season, World
+from .model import FakeClock, Played, Season, World
 from .report import build, most_reminders_in_12_hours
 from .season import play
 from .twin import TwinWorld, aws_twin, twin_clock
 
-__all__ = ["Season", "aws_twin", "most_reminders_in_12_hours", "run_in_memory", "run_on_twin"]
+__all__ = ["Season", "aws_twin", "most_reminders_in_12_hours", "played_in_memory", "run_in_memory", "run_on_twin"]
 
 
 def _run(world: World, season: Season) -> dict[str, Any]:
     return build(play(world, season))
 
 
+def played_in_memory(season: Season) -> Played:
+    """The season through the use cases over the in-memory stores."""
+    with seeded_secrets(season.seed), quiet_logs():
+        return play(MemoryWorld(), season)
+
+
 def run_in_memory(season: Season) -> dict[str, Any]:
     """The season through the use cases over the in-memory stores; its report."""
-    with seeded_secrets(season.seed), quiet_logs():
-        return _run(MemoryWorld(), season)
+    return build(played_in_memory(season))
 
 
 def run_on_twin(season: Season) -> dict[str, Any]:

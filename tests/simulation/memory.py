@@ -31,7 +31,7 @@ from tests.fakes.games import MemoryGameStore
 from tests.fakes.push import MemoryNotifier
 from tests.support.services import AllMemoryPorts, memory_services
 
-from .model import FakeClock
+from .model import FakeClock, Heard
 
 ROUTES = {route.path.rsplit("/", 1)[1]: route for route in MOVE_ROUTES}
 SWEEP_BUDGET_MS = 60_000  # what the sweep is told is left: a run in memory never runs short
@@ -154,20 +154,24 @@ class MemoryWorld:
         )
         return report.to_dict()
 
-    def hear(self) -> list[tuple[str, str, str]]:
+    def hear(self) -> Heard:
         # What the stream carries, in commit order, as one consumer per shard would see one game's.
+        heard = Heard()
         while self.store.changes:
             changes, self.store.changes = self.store.changes, []
             for old, new in changes:
                 consume(old, new, self.services)
+                before = GameState.from_json(old["state"]) if old else None
                 state = GameState.from_json(new["state"])
+                heard.changes.append((before, state))
                 if state.phase is Phase.FINISHED:
                     self._finished.setdefault(state.game_id, state)
         # The handlers' metrics would pile up in memory: nothing flushes them here.
         metrics.clear_metrics()
         fresh = self.notifier.published[self._heard :]
         self._heard = len(self.notifier.published)
-        return [(n.kind.value, n.player_id, n.game_id) for n in fresh]
+        heard.published = [(n.kind.value, n.player_id, n.game_id) for n in fresh]
+        return heard
 
     def earliest_due(self) -> int | None:
         return min(self.store.due.values(), default=None)

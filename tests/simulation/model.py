@@ -52,7 +52,10 @@ class Tally:
     sweeps: int = 0
     lost_races: int = 0
     timeouts: int = 0
+    players_timed_out: int = 0  # as the sweep's reports count them
     refused: Counter[str] = field(default_factory=Counter)
+    # Who a sweep's write moved on without: (epoch, game_id, player_id)
+    timed_out: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -66,6 +69,16 @@ class Played:
     started_at: dict[str, int]
     finished_at: dict[str, int]
     final: dict[str, GameState]
+
+
+@dataclass
+class Heard:
+    """What reached the players since the world was last asked, and the game changes behind it."""
+
+    # (kind, player_id, game_id), in the order published
+    published: list[tuple[str, str, str]] = field(default_factory=list)
+    # (old state or None for a new game, new state), in commit order, as the table's stream carries them
+    changes: list[tuple[GameState | None, GameState]] = field(default_factory=list)
 
 
 class World(Protocol):
@@ -90,9 +103,8 @@ class World(Protocol):
     def sweep(self) -> dict[str, Any]:
         """One scheduled sweep as of the clock: its report."""
 
-    def hear(self) -> list[tuple[str, str, str]]:
-        """Run the stream consumer on what changed; what was published since last asked:
-        (kind, player_id, game_id)."""
+    def hear(self) -> Heard:
+        """Run the stream consumer on what changed; what was published and what changed since last asked."""
 
     def earliest_due(self) -> int | None:
         """The earliest entry in the due index."""

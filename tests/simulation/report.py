@@ -88,5 +88,6 @@ def build(played: Played) -> dict[str, Any]:
         "moves_refused": _sorted(tally.refused),
         "sweeps": tally.sweeps,
         "timeouts_applied": tally.timeouts,
+        "players_timed_out": tally.players_timed_out,
         "sweep_races_lost": tally.lost_races,
     }

@@ -11,6 +11,7 @@ import heapq
 import random
 from datetime import UTC, datetime, timedelta
 
+from dixit.views import waiting_for
 from tests.api.json_bot import choose
 
 from .model import T0, Played, Season, Tally, World
@@ -33,10 +34,16 @@ def play(world: World, season: Season) -> Played:
     agenda: list[tuple[int, int, str, str]] = []
     order = 0
 
-    def hear() -> None:
+    def hear(swept: bool = False) -> None:
         """Deliver what was published; players answer their new turns after a random delay."""
         nonlocal order
-        for kind, player_id, game_id in world.hear():
+        heard = world.hear()
+        if swept:
+            for old, new in heard.changes:
+                # The sweep writes a game only to move it on without whoever it was waiting on.
+                if old is not None and old.version != new.version:
+                    tally.timed_out += [(clock.epoch(), new.game_id, p) for p in waiting_for(old)]
+        for kind, player_id, game_id in heard.published:
             tally.published.append((clock.epoch(), kind, player_id, game_id))
             if kind == "your_turn" and player_id not in silent:
                 order += 1
@@ -101,6 +108,7 @@ def play(world: World, season: Season) -> Played:
         tally.sweeps += 1
         tally.lost_races += int(report["lost_races"])
         tally.timeouts += int(report["timeouts_applied"])
-        hear()
+        tally.players_timed_out += int(report["players_timed_out"])
+        hear(swept=True)
         note_finished()
     return Played(season, tally, seats, silent, started_at, finished_at, world.finished())

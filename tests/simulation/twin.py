@@ -20,7 +20,7 @@ from moto import mock_aws
 
 from dixit.state import GameState
 
-from .model import FakeClock
+from .model import FakeClock, Heard
 
 TABLE = "dixit-simulation"
 ENVIRONMENT = {
@@ -67,7 +67,8 @@ class StreamPump:
             self.iterators[shard_id] = response.get("NextShardIterator")
         return found
 
-    def pump(self) -> int:
+    def pump(self) -> list[tuple[GameState | None, GameState]]:
+        """Hand what is new to GameStreamFunction; the game changes it carried (old, new)."""
         from handlers.game_stream import lambda_handler
 
         records = [
@@ -75,14 +76,18 @@ class StreamPump:
             for r in self._new_records()
             if r["dynamodb"]["Keys"].get("sk", {}).get("S") == "STATE"
         ]
+        changes: list[tuple[GameState | None, GameState]] = []
         for record in records:
             self._note(record["dynamodb"].get("NewImage") or {})
+            old, new = (_game(record["dynamodb"].get(side) or {}) for side in ("OldImage", "NewImage"))
+            if new is not None:
+                changes.append((old, new))
         for start in range(0, len(records), self.batch_size):
             event = json.loads(json.dumps({"Records": records[start : start + self.batch_size]}))
             answer = lambda_handler(event, _Context("GameStreamFunction"))
             if answer.get("batchItemFailures"):
                 raise RuntimeError(f"GameStreamFunction failed records: {answer}")
-        return len(records)
+        return changes
 
     def _note(self, image: dict[str, Any]) -> None:
         if "pk" not in image:
@@ -97,6 +102,10 @@ class StreamPump:
 
     def earliest_due(self) -> int | None:
         return min(self.due.values(), default=None)
+
+
+def _game(image: dict[str, Any]) -> GameState | None:
+    return GameState.from_json(image["state"]["S"]) if "state" in image else None
 
 
 def _plain(change: dict[str, Any]) -> dict[str, Any]:
@@ -230,10 +239,10 @@ class TwinWorld:
         metrics.clear_metrics()
         return report
 
-    def hear(self) -> list[tuple[str, str, str]]:
-        self.pump.pump()
+    def hear(self) -> Heard:
+        changes = self.pump.pump()
         fresh, self._published = self._published, []
-        return fresh
+        return Heard(fresh, changes)
 
     def earliest_due(self) -> int | None:
         return self.pump.earliest_due()
