@@ -19,7 +19,14 @@ from .report import build, most_reminders_in_12_hours
 from .season import play
 from .twin import TwinWorld, aws_twin, twin_clock
 
-__all__ = ["Season", "aws_twin", "most_reminders_in_12_hours", "played_in_memory", "run_in_memory", "run_on_twin"]
+__all__ = [
+    "Season",
+    "aws_twin",
+    "most_reminders_in_12_hours",
+    "played_in_memory",
+    "run_in_memory",
+    "run_on_twin",
+]
 
 
 def _run(world: World, season: Season) -> dict[str, Any]:
