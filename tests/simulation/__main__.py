@@ -9,8 +9,15 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 from . import Season, aws_twin, run_in_memory, run_on_twin
+
+
+def one_line_per_field(report: dict[str, Any]) -> str:
+    """The report as JSON, one top-level field a line (what the README quotes)."""
+    fields = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in report.items()]
+    return "{\n" + ",\n".join(fields) + "\n}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = run_on_twin(season)
         else:
             report = run_in_memory(season)
-    print(json.dumps(report, indent=2))
+    print(one_line_per_field(report))
     # CPU time is not part of the report: the report is the same for the same seed, this is not.
     print(f"CPU seconds: {time.process_time() - started:.1f}", file=sys.stderr)
     ok = (
