@@ -26,10 +26,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout-hours", type=int, default=48)
     parser.add_argument("--policy", default=None, help="timeout policy of every game (default: the default)")
+    parser.add_argument(
+        "--quiet-share", type=float, default=Season.quiet_share, help="players with quiet hours"
+    )
     parser.add_argument("--twin", action="store_true", help="over moto and the real handlers (slow)")
     args = parser.parse_args(argv)
     season = Season(
-        games=args.games, seed=args.seed, timeout_hours=args.timeout_hours, timeout_policy=args.policy
+        games=args.games,
+        seed=args.seed,
+        timeout_hours=args.timeout_hours,
+        timeout_policy=args.policy,
+        quiet_share=args.quiet_share,
     )
     started = time.process_time()
     # The handlers' metrics (EMF lines on stdout) would bury the report: they go nowhere here.

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from dixit.state import GameState
 
+from .nights import Night
+
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
@@ -40,6 +42,7 @@ class Season:
     target_score: int = 15
     max_days: int = 365
     timeout_policy: str | None = None  # None: the default a new game gets
+    quiet_share: float = 0.0  # players who keep quiet hours (nights.py) and sleep through them
 
 
 @dataclass
@@ -56,6 +59,9 @@ class Tally:
     refused: Counter[str] = field(default_factory=Counter)
     # Who a sweep's write moved on without: (epoch, game_id, player_id)
     timed_out: list[tuple[int, str, str]] = field(default_factory=list)
+    # What reached a player, or timed them out, while they slept (the target is none)
+    messages_in_quiet_hours: Counter[str] = field(default_factory=Counter)
+    timeouts_in_quiet_hours: int = 0
 
 
 @dataclass
@@ -69,6 +75,7 @@ class Played:
     started_at: dict[str, int]
     finished_at: dict[str, int]
     final: dict[str, GameState]
+    nights: dict[str, Night]
 
 
 @dataclass

@@ -90,4 +90,7 @@ def build(played: Played) -> dict[str, Any]:
         "timeouts_applied": tally.timeouts,
         "players_timed_out": tally.players_timed_out,
         "sweep_races_lost": tally.lost_races,
+        "players_with_quiet_hours": len(played.nights),
+        "messages_in_quiet_hours": _sorted(tally.messages_in_quiet_hours),
+        "timeouts_in_quiet_hours": tally.timeouts_in_quiet_hours,
     }

@@ -15,6 +15,10 @@ from dixit.views import waiting_for
 from tests.api.json_bot import choose
 
 from .model import T0, Played, Season, Tally, World
+from .nights import nights_for
+
+# What tells a player about a move they owe (game_over owes nothing).
+OWED_KINDS = ("your_turn", "reminder", "timeout")
 
 
 def play(world: World, season: Season) -> Played:
@@ -29,6 +33,7 @@ def play(world: World, season: Season) -> Played:
     table_sizes = [rng.randint(3, 8) for _ in range(season.games)]
     pool = [world.register(f"P{i}") for i in range(max(8, int(sum(table_sizes) * 0.8)))]
     silent = frozenset(rng.sample(pool, int(len(pool) * season.silent_share)))
+    nights = nights_for(pool, season.quiet_share, season.seed)
 
     # (when, order, game_id, player_id): a player opens the game and plays what they owe, if anything.
     agenda: list[tuple[int, int, str, str]] = []
@@ -38,17 +43,26 @@ def play(world: World, season: Season) -> Played:
         """Deliver what was published; players answer their new turns after a random delay."""
         nonlocal order
         heard = world.hear()
+        now = clock.epoch()
         if swept:
             for old, new in heard.changes:
                 # The sweep writes a game only to move it on without whoever it was waiting on.
                 if old is not None and old.version != new.version:
-                    tally.timed_out += [(clock.epoch(), new.game_id, p) for p in waiting_for(old)]
+                    for player_id in waiting_for(old):
+                        tally.timed_out.append((now, new.game_id, player_id))
+                        if player_id in nights and nights[player_id].covers(now):
+                            tally.timeouts_in_quiet_hours += 1
         for kind, player_id, game_id in heard.published:
-            tally.published.append((clock.epoch(), kind, player_id, game_id))
+            tally.published.append((now, kind, player_id, game_id))
+            night = nights.get(player_id)
+            if kind in OWED_KINDS and night is not None and night.covers(now):
+                tally.messages_in_quiet_hours[kind] += 1
             if kind == "your_turn" and player_id not in silent:
                 order += 1
-                delay = rng.randint(60, int(season.late_factor * timeout_s))
-                heapq.heappush(agenda, (clock.epoch() + delay, order, game_id, player_id))
+                when = now + rng.randint(60, int(season.late_factor * timeout_s))
+                heapq.heappush(
+                    agenda, (when if night is None else night.awake_at(when), order, game_id, player_id)
+                )
 
     seats: dict[str, list[str]] = {}
     started_at: dict[str, int] = {}
@@ -111,4 +125,4 @@ def play(world: World, season: Season) -> Played:
         tally.players_timed_out += int(report["players_timed_out"])
         hear(swept=True)
         note_finished()
-    return Played(season, tally, seats, silent, started_at, finished_at, world.finished())
+    return Played(season, tally, seats, silent, started_at, finished_at, world.finished(), nights)
