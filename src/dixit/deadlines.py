@@ -16,7 +16,7 @@ from dixit.state import GameState
 class DueKind(StrEnum):
     REMINDER = "reminder"  # half the time is gone
     LAST_CALL = "last_call"  # a tenth of the time is left
-    TIMEOUT = "timeout"  # the deadline under `skip`: apply a Timeout move
+    TIMEOUT = "timeout"  # the deadline under `skip` or `autoplay`: apply a Timeout move
     OVERDUE = "overdue"  # the deadline under `wait`: remind once more, nothing is skipped
 
 
@@ -34,9 +34,10 @@ def schedule(state: GameState) -> tuple[Due, ...]:
     deadline = state.deadline()
     if deadline is None:
         return ()
-    owed = state.awaited()
+    # The first deadline of the phase and whose it is: an extension or a vacation puts some later.
+    owed = tuple(pid for pid in state.awaited() if state.deadline_of(pid) == deadline)
     length = state.settings.move_timeout_seconds
-    at_deadline = DueKind.TIMEOUT if state.settings.timeout_policy is TimeoutPolicy.SKIP else DueKind.OVERDUE
+    at_deadline = DueKind.OVERDUE if state.settings.timeout_policy is TimeoutPolicy.WAIT else DueKind.TIMEOUT
     return (
         Due(deadline - length + length // 2, DueKind.REMINDER, deadline, owed),
         Due(deadline - length // 10, DueKind.LAST_CALL, deadline, owed),

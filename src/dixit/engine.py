@@ -13,16 +13,47 @@ from typing import assert_never
 
 from dixit.cards import check_card_ids, deck_of
 from dixit.errors import IllegalMoveError, InvalidMoveError
-from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Timeout, Vote
+from dixit.limits import EXTENSION_SECONDS
+from dixit.moves import (
+    Extend,
+    GiveClue,
+    Join,
+    Leave,
+    Move,
+    OfferSeat,
+    Start,
+    Submit,
+    TakeSeat,
+    Timeout,
+    Vacation,
+    Vote,
+)
 from dixit.scoring import is_large_odyssey_table, score_round
 from dixit.settings import MIN_PLAYERS, Ruleset, Settings, TimeoutPolicy
 from dixit.settings import cards_to_submit as cards_to_submit
 from dixit.settings import hand_size as hand_size
-from dixit.state import AWAY_AFTER, CardResult, EndReason, GameState, Phase, Player, Round, RoundResult
+from dixit.state import (
+    AWAY_AFTER,
+    STOPPED_AFTER,
+    CardResult,
+    EndNote,
+    EndReason,
+    GameState,
+    Phase,
+    Player,
+    Round,
+    RoundResult,
+)
 from dixit.text import check_clue
 from dixit.text import check_name as check_name
 
 IN_PLAY = (Phase.STORYTELLING, Phase.SUBMITTING, Phase.VOTING)
+DAY = 24 * 3600
+# `autoplay`'s backstop: this many rotations of storytellers without a round scored by a real vote
+# abandon the game even with players still answering (say, every clue on time and every vote late). A
+# table that plays at all never gets near it: with a third of the moves late, a run of three rotations
+# without a scored round is rare enough, ten is next to impossible.
+AUTOPLAY_IDLE_ROTATIONS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +117,15 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
             finished = _vote(new, move, now)
         case Timeout():
             timed_out, finished = _timeout(new, now)
+        case Vacation():
+            _vacation(new, move, now)
+        case Extend():
+            _extend(new, move, now)
+        case OfferSeat():
+            _offer_seat(new, move, now)
+        case TakeSeat():
+            new = _take_seat(new, move)
+            joined, left = (move.player_id,), (move.seat_id,)
         case _:
             assert_never(move)
     new.version += 1
@@ -117,8 +157,11 @@ def forget_player(state: GameState, player_id: str, name: str = DELETED_PLAYER_N
 def _check_shape(move: Move) -> None:
     """Errors no state could fix, checked before anything about the game."""
     match move:
-        case Join():
+        case Join() | TakeSeat():
             check_name(move.name)
+        case Vacation():
+            if not isinstance(move.days, int) or isinstance(move.days, bool) or move.days < 1:
+                raise InvalidMoveError("invalid_vacation_days", "a vacation lasts at least one day")
         case GiveClue():
             deck_of(move.card_id)
             check_clue(move.clue)
@@ -204,10 +247,11 @@ def _give_clue(state: GameState, move: GiveClue, now: int) -> None:
     if move.player_id != rnd.storyteller_id:
         raise IllegalMoveError("not_storyteller", "only the storyteller gives the clue")
     _take_from_hand(state, move.player_id, (move.card_id,))
-    player.missed = 0
+    _answered(state, player, now)
     rnd.storyteller_card = move.card_id
     rnd.clue = check_clue(move.clue)
     rnd.since = now
+    rnd.extended = {}  # an extension is for one owed move
     state.phase = Phase.SUBMITTING
     _skip_away(state, now)
 
@@ -225,7 +269,7 @@ def _submit(state: GameState, move: Submit, now: int) -> None:
         raise InvalidMoveError("wrong_card_count", f"submit exactly {wanted} card(s)")
     _take_from_hand(state, move.player_id, move.card_ids)
     # An away player who submits while the round still takes cards is back in it.
-    player.missed = 0
+    _answered(state, player, now)
     if move.player_id in rnd.sitting_out:
         rnd.sitting_out.remove(move.player_id)
     rnd.submissions[move.player_id] = list(move.card_ids)
@@ -245,6 +289,8 @@ def _vote(state: GameState, move: Vote, now: int) -> RoundResult | None:
         )
     if move.player_id in rnd.votes:
         raise IllegalMoveError("already_voted", "you have already voted this round")
+    if move.player_id in rnd.sitting_out:
+        raise IllegalMoveError("sitting_out", "your vote timed out: the round goes on without it")
     allowed = allowed_vote_counts(state.settings.rules, len(state.players))
     if len(move.card_ids) not in allowed:
         raise InvalidMoveError("wrong_card_count", f"vote for {' or '.join(map(str, allowed))} card(s)")
@@ -253,7 +299,7 @@ def _vote(state: GameState, move: Vote, now: int) -> RoundResult | None:
             raise IllegalMoveError("card_not_on_table", f"{card} is not on the table")
         if card in rnd.submissions[move.player_id]:
             raise IllegalMoveError("own_card_vote", "you cannot vote for your own card")
-    player.missed = 0
+    _answered(state, player, now)
     rnd.votes[move.player_id] = list(move.card_ids)
     if state.awaited():
         return None
@@ -270,31 +316,168 @@ def _require_due(state: GameState, now: int) -> None:
         raise IllegalMoveError("not_due", f"the owed moves time out at {deadline}, not at {now}")
 
 
+def _answered(state: GameState, player: Player, now: int) -> None:
+    """A move of the player's own: they are back, from a miss streak, a vacation, an offered seat."""
+    player.missed = 0
+    if player.on_vacation(now):
+        player.vacation_until = now
+    state.offered.pop(player.player_id, None)
+
+
+def _autoplays(state: GameState) -> bool:
+    return state.settings.timeout_policy is TimeoutPolicy.AUTOPLAY
+
+
+def _idle_too_long(state: GameState) -> bool:
+    rotations = AUTOPLAY_IDLE_ROTATIONS if _autoplays(state) else 1
+    return state.idle_turns >= rotations * len(state.players)
+
+
 def _timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult | None]:
-    """The deadline passed under `skip`: the silent players' owed moves are skipped."""
-    silent = state.awaited()
+    """The deadline of some owed moves passed: under `skip` they are skipped, under `autoplay` a random
+    legal card or vote is played for the silent players (a silent storyteller passes the role either
+    way). Only the moves whose own deadline passed time out: an extended or vacationing player keeps
+    their time, and the phase goes on once nobody owes a move."""
+    silent = tuple(pid for pid in state.awaited() if state.deadline_of(pid) <= now)
+    autoplay = _autoplays(state)
     for pid in silent:
         player = state.player(pid)
         assert player is not None
-        player.missed = min(player.missed + 1, AWAY_AFTER)
+        player.missed = min(player.missed + 1, STOPPED_AFTER if autoplay else AWAY_AFTER)
     rnd = _current_round(state)
     finished: RoundResult | None = None
     if state.phase is Phase.STORYTELLING:
         _pass_role(state, now)
     elif state.phase is Phase.SUBMITTING:
-        rnd.sitting_out.extend(silent)
-        _close_submissions(state, now)
+        for pid in silent:
+            if autoplay:
+                _autoplay_card(state, rnd, pid)
+            else:
+                rnd.sitting_out.append(pid)
+        if not state.awaited():
+            _close_submissions(state, now)
     else:
-        finished = _finish_round(state, now)
+        for pid in silent:
+            if autoplay:
+                _autoplay_vote(state, rnd, pid)
+            else:
+                rnd.sitting_out.append(pid)
+        if not state.awaited():
+            finished = _finish_round(state, now)
+    if autoplay and state.phase is not Phase.FINISHED:
+        _abandon_if_deserted(state, now)
     return silent, finished
+
+
+def _autoplay_card(state: GameState, rnd: Round, player_id: str) -> None:
+    hand = state.hands[player_id]
+    wanted = cards_to_submit(len(state.players))
+    if len(hand) < wanted:
+        rnd.sitting_out.append(player_id)
+        return
+    cards = state.next_rng().sample(hand, wanted)
+    for card in cards:
+        hand.remove(card)
+    rnd.submissions[player_id] = cards
+    rnd.autoplayed.append(player_id)
+
+
+def _autoplay_vote(state: GameState, rnd: Round, player_id: str) -> None:
+    own = set(rnd.submissions[player_id])
+    choices = [card for card in rnd.table if card not in own]
+    rnd.votes[player_id] = state.next_rng().sample(choices, 1)
+    rnd.autovoted.append(player_id)
+
+
+def _abandon_if_deserted(state: GameState, now: int) -> None:
+    """`autoplay` abandons a game only once fewer than two players still answer and no offered seat is
+    younger than one timeout: autoplay keeps any table with two live players going."""
+    if sum(p.answering for p in state.players) >= 2:
+        return
+    timeout = state.settings.move_timeout_seconds
+    if any(now - offered_at < timeout for offered_at in state.offered.values()):
+        return
+    _finish_game(state, EndReason.ABANDONED, EndNote.STOPPED_ANSWERING)
+
+
+# --- vacations, extensions, offered seats -----------------------------------------------------------
+
+
+def _vacation(state: GameState, move: Vacation, now: int) -> None:
+    _require_phase(state, *IN_PLAY)
+    player = _require_member(state, move.player_id)
+    if player.on_vacation(now):
+        raise IllegalMoveError("already_on_vacation", "you are already on vacation")
+    rnd = _current_round(state)
+    if player.vacation_until > rnd.since:
+        # The last vacation still pushes this move's deadline; a new one would replace that pause.
+        raise IllegalMoveError("vacation_this_turn", "you were already on vacation during this move")
+    left = state.settings.vacation_days - player.vacation_days_used
+    if move.days > left:
+        raise IllegalMoveError(
+            "no_vacation_days_left",
+            f"{left} of this game's {state.settings.vacation_days} vacation days are left",
+        )
+    player.vacation_start, player.vacation_until = now, now + move.days * DAY
+    player.vacation_days_used += move.days
+
+
+def _extend(state: GameState, move: Extend, now: int) -> None:
+    _require_phase(state, *IN_PLAY)
+    _require_member(state, move.player_id)
+    rnd = _current_round(state)
+    if move.for_id not in state.awaited():
+        raise IllegalMoveError("not_awaited", "the game is not waiting on that player")
+    if move.for_id == move.player_id:
+        raise IllegalMoveError("own_move", "an extension is given to someone else")
+    if move.for_id in rnd.extended:
+        raise IllegalMoveError("already_extended", "that move was already extended once")
+    if state.deadline_of(move.for_id) <= now:
+        raise IllegalMoveError("deadline_passed", "that move has already timed out")
+    rnd.extended[move.for_id] = EXTENSION_SECONDS
+
+
+def _offer_seat(state: GameState, move: OfferSeat, now: int) -> None:
+    _require_phase(state, *IN_PLAY)
+    _require_member(state, move.player_id)
+    if move.player_id != state.host_id:
+        raise IllegalMoveError("not_host", "only the host can offer a seat")
+    seat = _require_member(state, move.seat_id)
+    if move.seat_id == move.player_id:
+        raise IllegalMoveError("own_seat", "the host cannot offer their own seat")
+    if seat.missed < 1:
+        raise IllegalMoveError("not_timed_out", "a seat can be offered once its player has timed out")
+    if move.seat_id in state.offered:
+        raise IllegalMoveError("already_offered", "that seat is already offered")
+    state.offered[move.seat_id] = now
+
+
+def _take_seat(state: GameState, move: TakeSeat) -> GameState:
+    """The newcomer in the offered seat: the stored form names players by seat, so renaming the seat's
+    player is all it takes for the hand, the score and every part of the round to follow."""
+    _require_phase(state, *IN_PLAY)
+    if state.player(move.player_id) is not None:
+        raise IllegalMoveError("already_joined", "you are already seated in this game")
+    if move.seat_id not in state.offered:
+        raise IllegalMoveError("seat_not_offered", "that seat is not offered")
+    seat = state.seat_of(move.seat_id)
+    data = state.to_dict()
+    data["players"][seat] = [move.player_id, check_name(move.name), state.players[seat].score, 0]
+    if data.get("host_id") == move.seat_id:
+        data["host_id"] = move.player_id
+    data["offered"] = [[s, at] for s, at in data.get("offered", ()) if s != seat]
+    return GameState.from_dict(data)
 
 
 def _skip_away(state: GameState, now: int) -> None:
     """Skip at once the owed moves of away players, as a timeout would, until someone present owes one.
 
-    Only `skip` games ever have away players, since only a skipping timeout counts a miss. Voting needs
-    nothing here: an away player never has a card on the table, since submitting brings them back.
+    Only `skip` skips away players: `autoplay` plays for them at each deadline, which keeps their seat
+    in every round. Voting needs nothing here: an away player never has a card on the table, since
+    submitting brings them back.
     """
+    if state.settings.timeout_policy is not TimeoutPolicy.SKIP:
+        return
     while state.phase in (Phase.STORYTELLING, Phase.SUBMITTING):
         rnd = _current_round(state)
         away = [pid for pid in state.awaited() if _is_away(state, pid)]
@@ -318,8 +501,8 @@ def _pass_role(state: GameState, now: int) -> None:
     """The storyteller's turn ends without a scored round: the role goes to the next seat, same hands."""
     rnd = _current_round(state)
     state.idle_turns += 1
-    if state.idle_turns >= len(state.players):
-        _finish_game(state, EndReason.ABANDONED)
+    if _idle_too_long(state):
+        _finish_game(state, EndReason.ABANDONED, EndNote.NO_ROUND_SCORED)
         return
     next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(state.players)
     state.round = Round(number=rnd.number, storyteller_id=state.players[next_seat].player_id, since=now)
@@ -345,6 +528,7 @@ def _close_submissions(state: GameState, now: int) -> None:
     state.next_rng().shuffle(table)
     rnd.table = table
     rnd.since = now
+    rnd.extended = {}  # an extension is for one owed move
     state.phase = Phase.VOTING
 
 
@@ -353,13 +537,17 @@ def _finish_round(state: GameState, now: int) -> RoundResult:
     assert rnd.storyteller_card is not None
     assert rnd.clue is not None
     players = state.player_ids
+    # Autoplay scores nothing for anyone: an autoplayed vote is left out, and an autoplayed card has no
+    # owner to earn its votes (a vote for it still misses the storyteller's card, as for any decoy).
+    votes = {pid: cards for pid, cards in rnd.votes.items() if pid not in rnd.autovoted}
+    scored = {pid: cards for pid, cards in rnd.submissions.items() if pid not in rnd.autoplayed}
     points = score_round(
         rules=state.settings.rules,
         player_ids=players,
         storyteller_id=rnd.storyteller_id,
         storyteller_card=rnd.storyteller_card,
-        submissions={**rnd.submissions, rnd.storyteller_id: [rnd.storyteller_card]},
-        votes=rnd.votes,
+        submissions={**scored, rnd.storyteller_id: [rnd.storyteller_card]},
+        votes=votes,
     )
     for player in state.players:
         player.score += points[player.player_id]
@@ -373,20 +561,22 @@ def _finish_round(state: GameState, now: int) -> RoundResult:
                 card_id=card,
                 owner_id=rnd.owner_of(card) or "",
                 voter_ids=tuple(pid for pid in players if card in rnd.votes.get(pid, ())),
+                autoplayed=rnd.owner_of(card) in rnd.autoplayed,
             )
             for card in rnd.table
         ),
         points=points,
+        autovoted=tuple(pid for pid in players if pid in rnd.autovoted),
     )
     state.last_round = result
     # The table goes to the discard: clearing the round is all it takes, the discard being derived.
     state.round = None
     # A round without a single vote scores nothing, and counts towards abandoning the game.
-    state.idle_turns = 0 if rnd.votes else state.idle_turns + 1
+    state.idle_turns = 0 if votes else state.idle_turns + 1
     if any(p.score >= state.settings.target_score for p in state.players):
         _finish_game(state, EndReason.TARGET_SCORE)
-    elif state.idle_turns >= len(players):
-        _finish_game(state, EndReason.ABANDONED)
+    elif _idle_too_long(state):
+        _finish_game(state, EndReason.ABANDONED, EndNote.NO_ROUND_SCORED)
     elif not _refill(state):
         _finish_game(state, EndReason.DECK_EXHAUSTED)
     else:
@@ -414,9 +604,11 @@ def _refill(state: GameState) -> bool:
     return bool(state.pile) or odyssey
 
 
-def _finish_game(state: GameState, reason: EndReason) -> None:
+def _finish_game(state: GameState, reason: EndReason, note: EndNote | None = None) -> None:
     state.phase = Phase.FINISHED
     state.end_reason = reason
+    state.end_note = note
+    state.offered = {}
     state.round = None
     top = max(p.score for p in state.players)
     state.winners = [p.player_id for p in state.players if p.score == top]

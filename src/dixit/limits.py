@@ -23,3 +23,10 @@ MAX_CUSTOM_DECK_CARDS = 200
 DEFAULT_MOVE_TIMEOUT_HOURS = 48
 MIN_MOVE_TIMEOUT_HOURS = 1
 MAX_MOVE_TIMEOUT_HOURS = 336
+
+# Vacation days a player may declare over one game (a game setting): counted and capped, so an absence
+# can pause a game but never stall it forever.
+DEFAULT_VACATION_DAYS = 7
+MAX_VACATION_DAYS = 30
+# An extension gives the player everyone waits on this much more time, once per owed move.
+EXTENSION_SECONDS = 24 * 3600

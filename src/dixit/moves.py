@@ -47,4 +47,37 @@ class Timeout:
     Legal only once the deadline is reached; under the `wait` policy it changes nothing."""
 
 
-Move = Join | Leave | Start | GiveClue | Submit | Vote | Timeout
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """`player_id` will be away for `days` days from now: their deadlines stop meanwhile."""
+
+    player_id: str
+    days: int
+
+
+@dataclass(frozen=True, slots=True)
+class Extend:
+    """`player_id` gives `for_id`, whom the game waits on, more time for the move they owe."""
+
+    player_id: str
+    for_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class OfferSeat:
+    """The host offers the seat of `seat_id`, who timed out, to a newcomer."""
+
+    player_id: str
+    seat_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """A newcomer takes the offered seat of `seat_id`, with its hand, score and place in the round."""
+
+    player_id: str
+    name: str
+    seat_id: str
+
+
+Move = Join | Leave | Start | GiveClue | Submit | Vote | Timeout | Vacation | Extend | OfferSeat | TakeSeat

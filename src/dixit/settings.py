@@ -11,9 +11,11 @@ from dixit.cards import CARDS_PER_OFFICIAL_DECK, OFFICIAL_DECKS, card_ids_of, is
 from dixit.errors import InvalidMoveError
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
+    DEFAULT_VACATION_DAYS,
     MAX_CUSTOM_DECK_CARDS,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
+    MAX_VACATION_DAYS,
     MIN_CUSTOM_DECK_CARDS,
     MIN_MOVE_TIMEOUT_HOURS,
 )
@@ -35,11 +37,17 @@ class Ruleset(StrEnum):
 
 
 class TimeoutPolicy(StrEnum):
-    """What a missed deadline does: `skip` moves the game on without the silent player, `wait` only
-    reminds."""
+    """What a missed deadline does: `autoplay` plays a random legal card or vote for the silent player
+    (a silent storyteller passes the role), `skip` moves the game on without them, `wait` only reminds."""
 
     SKIP = "skip"
     WAIT = "wait"
+    AUTOPLAY = "autoplay"
+
+
+# New games autoplay for silent players; a stored game without a policy predates it and skips.
+DEFAULT_TIMEOUT_POLICY = TimeoutPolicy.AUTOPLAY
+STORED_TIMEOUT_POLICY = TimeoutPolicy.SKIP
 
 
 def hand_size(player_count: int) -> int:
@@ -76,7 +84,9 @@ class Settings:
     # (deck id, card count) of every deck in `decks` that is not official; official decks have 84 cards.
     custom_decks: tuple[tuple[str, int], ...] = ()
     move_timeout_hours: int = DEFAULT_MOVE_TIMEOUT_HOURS
-    timeout_policy: TimeoutPolicy = TimeoutPolicy.SKIP
+    timeout_policy: TimeoutPolicy = DEFAULT_TIMEOUT_POLICY
+    # How many days of vacation each player may declare over the whole game.
+    vacation_days: int = DEFAULT_VACATION_DAYS
 
     @classmethod
     def build(
@@ -89,6 +99,7 @@ class Settings:
         custom_decks: Mapping[str, int] | None = None,
         move_timeout_hours: int | None = None,
         timeout_policy: str | None = None,
+        vacation_days: int | None = None,
     ) -> Settings:
         """Validate client-chosen settings; omitted values take the ruleset's defaults.
 
@@ -135,13 +146,16 @@ class Settings:
                 f"move_timeout_hours must be {MIN_MOVE_TIMEOUT_HOURS}..{MAX_MOVE_TIMEOUT_HOURS}",
             )
         try:
-            policy = TimeoutPolicy(timeout_policy or TimeoutPolicy.SKIP.value)
+            policy = TimeoutPolicy(timeout_policy or DEFAULT_TIMEOUT_POLICY.value)
         except ValueError:
             raise InvalidMoveError(
                 "invalid_timeout_policy", f"timeout_policy must be one of {[p.value for p in TimeoutPolicy]}"
             ) from None
+        days = DEFAULT_VACATION_DAYS if vacation_days is None else vacation_days
+        if not _is_int(days) or not 0 <= days <= MAX_VACATION_DAYS:
+            raise InvalidMoveError("invalid_vacation_days", f"vacation_days must be 0..{MAX_VACATION_DAYS}")
         chosen_custom = tuple((d, known[d]) for d in deck_ids if d not in OFFICIAL_DECKS)
-        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy)
+        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy, days)
         have, need = len(settings.card_ids()), cards_needed(ruleset, seats)
         if have < need:
             raise InvalidMoveError(
@@ -177,8 +191,10 @@ class Settings:
         }
         if self.move_timeout_hours != DEFAULT_MOVE_TIMEOUT_HOURS:
             out["move_timeout_hours"] = self.move_timeout_hours
-        if self.timeout_policy is not TimeoutPolicy.SKIP:
+        if self.timeout_policy is not STORED_TIMEOUT_POLICY:
             out["timeout_policy"] = self.timeout_policy.value
+        if self.vacation_days != DEFAULT_VACATION_DAYS:
+            out["vacation_days"] = self.vacation_days
         return out
 
     @classmethod
@@ -191,7 +207,8 @@ class Settings:
             data["target_score"],
             tuple((d, n) for d, n in decks if n is not None),
             int(data.get("move_timeout_hours", DEFAULT_MOVE_TIMEOUT_HOURS)),
-            TimeoutPolicy(data.get("timeout_policy", TimeoutPolicy.SKIP.value)),
+            TimeoutPolicy(data.get("timeout_policy", STORED_TIMEOUT_POLICY.value)),
+            int(data.get("vacation_days", DEFAULT_VACATION_DAYS)),
         )
 
 

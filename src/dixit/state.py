@@ -20,6 +20,10 @@ from dixit.settings import Settings
 
 # A player who let this many owed moves in a row time out is away until they act again.
 AWAY_AFTER = 2
+# Under `autoplay`, a player who let this many owed moves in a row be played for them no longer answers.
+# Far above AWAY_AFTER: a player who answers late a third of the time misses ten in a row about once in
+# 60,000 moves, so a table that still plays is not taken for a deserted one.
+STOPPED_AFTER = 10
 
 
 class EndReason(StrEnum):
@@ -28,8 +32,16 @@ class EndReason(StrEnum):
     TARGET_SCORE = "target_score"
     DECK_EXHAUSTED = "deck_exhausted"
     EVERYONE_LEFT = "everyone_left"
-    # No round was scored during a full rotation of storytellers (timeouts, away players, void rounds).
+    # `skip`/`wait`: no round was scored during a full rotation of storytellers; `autoplay`: fewer than
+    # two players still answer (see EndNote).
     ABANDONED = "abandoned"
+
+
+class EndNote(StrEnum):
+    """Why an abandoned game was abandoned, for the reveal."""
+
+    NO_ROUND_SCORED = "no_round_scored"
+    STOPPED_ANSWERING = "stopped_answering"
 
 
 class Phase(StrEnum):
@@ -47,10 +59,43 @@ class Player:
     score: int = 0
     # Owed moves in a row that timed out; any move of the player's resets it.
     missed: int = 0
+    # The current or last vacation (epoch seconds; 0, 0: none), and the days declared over the game.
+    vacation_start: int = 0
+    vacation_until: int = 0
+    vacation_days_used: int = 0
 
     @property
     def away(self) -> bool:
         return self.missed >= AWAY_AFTER
+
+    @property
+    def answering(self) -> bool:
+        return self.missed < STOPPED_AFTER
+
+    def on_vacation(self, now: int) -> bool:
+        return self.vacation_start <= now < self.vacation_until
+
+    def copy(self) -> Player:
+        return Player(
+            self.player_id,
+            self.name,
+            self.score,
+            self.missed,
+            self.vacation_start,
+            self.vacation_until,
+            self.vacation_days_used,
+        )
+
+    def to_row(self) -> list[Any]:
+        row: list[Any] = [self.player_id, self.name, self.score, self.missed]
+        if self.vacation_until or self.vacation_days_used:
+            row.append([self.vacation_start, self.vacation_until, self.vacation_days_used])
+        return row
+
+    @classmethod
+    def from_row(cls, row: list[Any]) -> Player:
+        start, until, used = row[4] if len(row) > 4 else (0, 0, 0)
+        return cls(str(row[0]), str(row[1]), int(row[2]), int(row[3]), int(start), int(until), int(used))
 
 
 @dataclass(slots=True)
@@ -68,6 +113,11 @@ class Round:
     votes: dict[str, list[str]] = field(default_factory=dict)
     # Players out of this round: silent at the submitting deadline, or away when it began.
     sitting_out: list[str] = field(default_factory=list)
+    # Under `autoplay`: whose card(s), and whose vote, the timeout played for them.
+    autoplayed: list[str] = field(default_factory=list)
+    autovoted: list[str] = field(default_factory=list)
+    # Extra seconds an extension gave a player for the owed move of this phase (once per owed move).
+    extended: dict[str, int] = field(default_factory=dict)
 
     def owner_of(self, card_id: str) -> str | None:
         if card_id == self.storyteller_card:
@@ -87,6 +137,8 @@ class CardResult:
     card_id: str
     owner_id: str
     voter_ids: tuple[str, ...]
+    # Played by the timeout for a silent owner (`autoplay`): it earns its owner nothing.
+    autoplayed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,19 +151,29 @@ class RoundResult:
     storyteller_card: str
     cards: tuple[CardResult, ...]
     points: dict[str, int]
+    # Voters whose vote the timeout cast for them (`autoplay`): shown, never scored.
+    autovoted: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "number": self.number,
             "storyteller_id": self.storyteller_id,
             "clue": self.clue,
             "storyteller_card": self.storyteller_card,
             "cards": [
-                {"card_id": c.card_id, "owner_id": c.owner_id, "voter_ids": list(c.voter_ids)}
+                {
+                    "card_id": c.card_id,
+                    "owner_id": c.owner_id,
+                    "voter_ids": list(c.voter_ids),
+                    **({"autoplayed": True} if c.autoplayed else {}),
+                }
                 for c in self.cards
             ],
             "points": dict(self.points),
         }
+        if self.autovoted:
+            out["autovoted"] = list(self.autovoted)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoundResult:
@@ -121,9 +183,13 @@ class RoundResult:
             clue=data["clue"],
             storyteller_card=data["storyteller_card"],
             cards=tuple(
-                CardResult(c["card_id"], c["owner_id"], tuple(c["voter_ids"])) for c in data["cards"]
+                CardResult(
+                    c["card_id"], c["owner_id"], tuple(c["voter_ids"]), bool(c.get("autoplayed", False))
+                )
+                for c in data["cards"]
             ),
             points={k: int(v) for k, v in data["points"].items()},
+            autovoted=tuple(data.get("autovoted", ())),
         )
 
 
@@ -168,6 +234,10 @@ class GameState:
     end_reason: EndReason | None = None
     # Storyteller turns since a round was last scored; a full rotation of them abandons the game.
     idle_turns: int = 0
+    end_note: EndNote | None = None
+    # Seats the host offered to a newcomer (player id -> when): a newcomer takes one with its hand and
+    # score, and the game is not abandoned while an offer is younger than one timeout.
+    offered: dict[str, int] = field(default_factory=dict)
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
@@ -226,13 +296,29 @@ class GameState:
         if self.phase is Phase.SUBMITTING:
             done = set(rnd.submissions) | set(rnd.sitting_out) | {rnd.storyteller_id}
             return tuple(pid for pid in self.player_ids if pid not in done)
-        return tuple(pid for pid in self.player_ids if pid in rnd.submissions and pid not in rnd.votes)
+        return tuple(
+            pid
+            for pid in self.player_ids
+            if pid in rnd.submissions and pid not in rnd.votes and pid not in rnd.sitting_out
+        )
 
     def deadline(self) -> int | None:
-        """When the owed moves of the current phase time out, if anything is owed."""
-        if self.round is None or not self.awaited():
+        """When the first owed move of the current phase times out, if anything is owed."""
+        owed = self.awaited()
+        if self.round is None or not owed:
             return None
-        return self.round.since + self.settings.move_timeout_seconds
+        return min(self.deadline_of(pid) for pid in owed)
+
+    def deadline_of(self, player_id: str) -> int:
+        """When `player_id`'s move in the current phase times out: the phase's timeout, plus any
+        extension, plus the part of a vacation that overlaps the phase (their clock stops while away)."""
+        rnd = self.round
+        assert rnd is not None
+        at = rnd.since + self.settings.move_timeout_seconds + rnd.extended.get(player_id, 0)
+        player = self.player(player_id)
+        if player is not None and player.vacation_until > rnd.since:
+            at += player.vacation_until - max(rnd.since, player.vacation_start)
+        return at
 
     # --- JSON -------------------------------------------------------------------------------------
 
@@ -252,7 +338,7 @@ class GameState:
             "game_id": self.game_id,
             "settings": self.settings.to_dict(),
             "seed": self.seed,
-            "players": [[p.player_id, p.name, p.score, p.missed] for p in self.players],
+            "players": [p.to_row() for p in self.players],
             "phase": self.phase.value,
             "version": self.version,
             "draws": self.draws,
@@ -270,6 +356,9 @@ class GameState:
                 "table": enc(rnd.table),
                 "votes": by_seat(rnd.votes),
                 **({"out": [seat[pid] for pid in rnd.sitting_out]} if rnd.sitting_out else {}),
+                **({"auto": [seat[pid] for pid in rnd.autoplayed]} if rnd.autoplayed else {}),
+                **({"autov": [seat[pid] for pid in rnd.autovoted]} if rnd.autovoted else {}),
+                **({"ext": [[seat[p], s] for p, s in rnd.extended.items()]} if rnd.extended else {}),
             },
             "last_round": None
             if last is None
@@ -284,6 +373,12 @@ class GameState:
                     [i for i, c in enumerate(last.cards) if pid in c.voter_ids] for pid in self.player_ids
                 ],
                 "points": [last.points[pid] for pid in self.player_ids],
+                **(
+                    {"auto": [i for i, c in enumerate(last.cards) if c.autoplayed]}
+                    if any(c.autoplayed for c in last.cards)
+                    else {}
+                ),
+                **({"autov": [seat[pid] for pid in last.autovoted]} if last.autovoted else {}),
             },
         }
         if not self.player_ids or self.host_id != self.player_ids[0]:
@@ -294,13 +389,17 @@ class GameState:
             out["end_reason"] = self.end_reason.value
         if self.idle_turns:
             out["idle_turns"] = self.idle_turns
+        if self.end_note is not None:
+            out["end_note"] = self.end_note.value
+        if self.offered:
+            out["offered"] = [[seat[pid], at] for pid, at in self.offered.items()]
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
         settings = Settings.from_dict(data["settings"])
         cards, _ = _catalogue(settings)
-        players = [Player(pid, name, int(score), int(missed)) for pid, name, score, missed in data["players"]]
+        players = [Player.from_row(row) for row in data["players"]]
         ids = [p.player_id for p in players]
 
         def dec(indices: list[int]) -> list[str]:
@@ -340,6 +439,9 @@ class GameState:
                 table=dec(rnd["table"]),
                 votes=by_pid(rnd["votes"]),
                 sitting_out=[ids[s] for s in rnd.get("out", ())],
+                autoplayed=[ids[s] for s in rnd.get("auto", ())],
+                autovoted=[ids[s] for s in rnd.get("autov", ())],
+                extended={ids[s]: int(extra) for s, extra in rnd.get("ext", ())},
             ),
             last_round=None
             if last is None
@@ -353,14 +455,18 @@ class GameState:
                         card,
                         ids[owner],
                         tuple(pid for pid, voted in zip(ids, last["votes"], strict=True) if i in voted),
+                        i in last.get("auto", ()),
                     )
                     for i, (card, owner) in enumerate(zip(last_table, last["owners"], strict=True))
                 ),
                 points={pid: int(p) for pid, p in zip(ids, last["points"], strict=True)},
+                autovoted=tuple(ids[s] for s in last.get("autov", ())),
             ),
             winners=[ids[s] for s in data.get("winners", ())],
             end_reason=None if data.get("end_reason") is None else EndReason(data["end_reason"]),
             idle_turns=int(data.get("idle_turns", 0)),
+            end_note=None if data.get("end_note") is None else EndNote(data["end_note"]),
+            offered={ids[s]: int(at) for s, at in data.get("offered", ())},
         )
 
     def to_json(self) -> str:
@@ -379,7 +485,7 @@ class GameState:
             settings=self.settings,
             seed=self.seed,
             host_id=self.host_id,
-            players=[Player(p.player_id, p.name, p.score, p.missed) for p in self.players],
+            players=[p.copy() for p in self.players],
             phase=self.phase,
             version=self.version,
             draws=self.draws,
@@ -399,11 +505,16 @@ class GameState:
                 table=list(rnd.table),
                 votes={pid: list(c) for pid, c in rnd.votes.items()},
                 sitting_out=list(rnd.sitting_out),
+                autoplayed=list(rnd.autoplayed),
+                autovoted=list(rnd.autovoted),
+                extended=dict(rnd.extended),
             ),
             last_round=self.last_round,
             winners=list(self.winners),
             end_reason=self.end_reason,
             idle_turns=self.idle_turns,
+            end_note=self.end_note,
+            offered=dict(self.offered),
         )
 
 

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from dixit.engine import allowed_vote_counts, cards_to_submit
 from dixit.settings import MIN_PLAYERS, Settings
-from dixit.state import EndReason, GameState, Phase, Round, RoundResult
+from dixit.state import EndNote, EndReason, GameState, Phase, Round, RoundResult
 
 
 class OwedMove(StrEnum):
@@ -43,6 +43,12 @@ class PlayerView:
     hand_size: int
     # Timed out twice in a row: the game no longer waits for them until they act again.
     away: bool
+    # The end of the player's current or last vacation (epoch seconds), None if they never took one:
+    # "on vacation until ..." while it is in the future.
+    vacation_until: int | None = None
+    vacation_days_left: int = 0
+    # The host offered this seat to a newcomer.
+    offered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,10 @@ class RoundView:
     cards_to_submit: int
     votes_allowed: tuple[int, ...]
     sitting_out: tuple[str, ...]
+    # Whose card(s) and whose vote the timeout played for them (`autoplay`), and whose move was extended.
+    autoplayed: tuple[str, ...] = ()
+    autovoted: tuple[str, ...] = ()
+    extended: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +105,7 @@ class GameView:
     last_round: RoundResult | None
     winners: tuple[str, ...]
     end_reason: EndReason | None
+    end_note: EndNote | None = None
 
 
 def waiting_for(state: GameState) -> tuple[str, ...]:
@@ -130,6 +141,8 @@ def _owes(state: GameState, player_id: str, awaited: tuple[str, ...], deadline: 
     if player_id not in awaited and player_id not in may_come_back(state):
         return None
     count = len(state.players)
+    if player_id in awaited:
+        deadline = state.deadline_of(player_id)
     if state.phase is Phase.STORYTELLING:
         return Owed(OwedMove.CLUE, (1,), deadline)
     if state.phase is Phase.SUBMITTING:
@@ -163,6 +176,9 @@ def _round_view(state: GameState, rnd: Round, awaited: tuple[str, ...], deadline
         cards_to_submit=cards_to_submit(count),
         votes_allowed=allowed_vote_counts(state.settings.rules, count),
         sitting_out=tuple(rnd.sitting_out),
+        autoplayed=tuple(pid for pid in state.player_ids if pid in rnd.autoplayed),
+        autovoted=tuple(pid for pid in state.player_ids if pid in rnd.autovoted),
+        extended=tuple(pid for pid in state.player_ids if pid in rnd.extended),
     )
 
 
@@ -201,7 +217,16 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
         settings=state.settings,
         host_id=state.host_id,
         players=tuple(
-            PlayerView(p.player_id, p.name, p.score, len(state.hands.get(p.player_id, ())), p.away)
+            PlayerView(
+                p.player_id,
+                p.name,
+                p.score,
+                len(state.hands.get(p.player_id, ())),
+                p.away,
+                p.vacation_until or None,
+                state.settings.vacation_days - p.vacation_days_used,
+                p.player_id in state.offered,
+            )
             for p in state.players
         ),
         round=None if rnd is None else _round_view(state, rnd, awaited, deadline),
@@ -210,4 +235,5 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
         last_round=state.last_round,
         winners=tuple(state.winners),
         end_reason=state.end_reason,
+        end_note=state.end_note,
     )

@@ -27,21 +27,27 @@ def ids(n: int) -> list[str]:
     return [pid(i) for i in range(n)]
 
 
-def settings(rules: str = "classic", target_score: int | None = None) -> Settings:
-    return Settings.build(rules, target_score=target_score)
+def settings(rules: str = "classic", target_score: int | None = None, policy: str = "skip") -> Settings:
+    # `skip` unless a test says otherwise: most timeout tests here are about skipping.
+    return Settings.build(rules, target_score=target_score, timeout_policy=policy)
 
 
-def lobby(n: int, rules: str = "classic", seed: int = 1, target_score: int | None = None) -> GameState:
+def lobby(
+    n: int, rules: str = "classic", seed: int = 1, target_score: int | None = None, policy: str = "skip"
+) -> GameState:
     """A lobby with `n` players seated p0 (host), p1, ... in that order."""
-    state = new_game("g1", host_id=HOST, host_name="Host", settings=settings(rules, target_score), seed=seed)
+    chosen = settings(rules, target_score, policy)
+    state = new_game("g1", host_id=HOST, host_name="Host", settings=chosen, seed=seed)
     for seat in range(1, n):
         state = act(state, Join(pid(seat), f"Player {seat}"))
     return state
 
 
-def seated_game(n: int, rules: str = "classic", seed: int = 1, target_score: int | None = None) -> GameState:
+def seated_game(
+    n: int, rules: str = "classic", seed: int = 1, target_score: int | None = None, policy: str = "skip"
+) -> GameState:
     """A started game with `n` players: cards dealt, first storyteller chosen, phase storytelling."""
-    return act(lobby(n, rules, seed, target_score), Start(HOST))
+    return act(lobby(n, rules, seed, target_score, policy), Start(HOST))
 
 
 def apply(state: GameState, move: Move, now: int = NOW) -> Applied:

@@ -10,7 +10,20 @@ import pytest
 
 import dixit
 from dixit.errors import DixitError, IllegalMoveError, InvalidMoveError
-from dixit.moves import GiveClue, Join, Leave, Move, Start, Submit, Timeout, Vote
+from dixit.moves import (
+    Extend,
+    GiveClue,
+    Join,
+    Leave,
+    Move,
+    OfferSeat,
+    Start,
+    Submit,
+    TakeSeat,
+    Timeout,
+    Vacation,
+    Vote,
+)
 from dixit.state import GameState, Phase
 from dixit.text import check_device
 
@@ -225,9 +238,89 @@ def own_card_vote() -> tuple[GameState, Move]:
     return state, Vote(voter, (state.round.submissions[voter][0],))
 
 
+def invalid_vacation_days() -> tuple[GameState, Move]:
+    return storytelling(), Vacation(HOST, 0)
+
+
+def _absences() -> GameState:
+    return play_to(Phase.SUBMITTING, 4, seed=2)
+
+
+def already_on_vacation() -> tuple[GameState, Move]:
+    state = act(_absences(), Vacation(an_other(_absences()), 1))
+    return state, Vacation(an_other(state), 1)
+
+
+def vacation_this_turn() -> tuple[GameState, Move]:
+    state = _absences()
+    assert state.round is not None
+    state.round.since = NOW - 3600
+    away = an_other(state)
+    state = act(state, Vacation(away, 1), now=NOW - 1800)
+    state = act(state, Submit(away, (state.hands[away][0],)), now=NOW - 900)  # back early
+    return state, Vacation(away, 1)
+
+
+def no_vacation_days_left() -> tuple[GameState, Move]:
+    state = _absences()
+    return state, Vacation(an_other(state), state.settings.vacation_days + 1)
+
+
+def not_awaited() -> tuple[GameState, Move]:
+    state = _absences()
+    return state, Extend(an_other(state), storyteller(state))
+
+
+def own_move() -> tuple[GameState, Move]:
+    state = _absences()
+    return state, Extend(an_other(state), an_other(state))
+
+
+def already_extended() -> tuple[GameState, Move]:
+    state = _absences()
+    state = act(state, Extend(storyteller(state), an_other(state)))
+    return state, Extend(storyteller(state), an_other(state))
+
+
+def deadline_passed() -> tuple[GameState, Move]:
+    state = _absences()
+    assert state.round is not None
+    state.round.since = NOW - 48 * 3600  # the sweep has not applied the timeout yet
+    return state, Extend(storyteller(state), an_other(state))
+
+
+def _timed_out_seat() -> tuple[GameState, str]:
+    state = _absences()
+    silent = next(p for p in others(state) if p != HOST)
+    state = submit_all(state, except_for=[silent])
+    return act(state, Timeout(), now=DEADLINE), silent
+
+
+def own_seat() -> tuple[GameState, Move]:
+    state, _ = _timed_out_seat()
+    return state, OfferSeat(HOST, HOST)
+
+
+def not_timed_out() -> tuple[GameState, Move]:
+    state = _absences()
+    return state, OfferSeat(HOST, next(p for p in others(state) if p != HOST))
+
+
+def already_offered() -> tuple[GameState, Move]:
+    state, silent = _timed_out_seat()
+    state = act(state, OfferSeat(HOST, silent), now=DEADLINE)
+    return state, OfferSeat(HOST, silent)
+
+
+def seat_not_offered() -> tuple[GameState, Move]:
+    state, silent = _timed_out_seat()
+    return state, TakeSeat("newbie", "Newcomer", silent)
+
+
 INVALID: dict[str, Case] = {
     case.__name__: case
     for case in (
+        invalid_vacation_days,
         blank_name,
         name_too_long,
         invalid_card_id,
@@ -246,6 +339,17 @@ INVALID: dict[str, Case] = {
 ILLEGAL: dict[str, Case] = {
     case.__name__: case
     for case in (
+        already_on_vacation,
+        vacation_this_turn,
+        no_vacation_days_left,
+        not_awaited,
+        own_move,
+        already_extended,
+        deadline_passed,
+        own_seat,
+        not_timed_out,
+        already_offered,
+        seat_not_offered,
         already_joined,
         game_full,
         not_a_player,

@@ -52,6 +52,8 @@ def test_chosen_decks_and_target_score_are_kept() -> None:
         ({"move_timeout_hours": 337}, "invalid_move_timeout"),
         ({"move_timeout_hours": 1.5}, "invalid_move_timeout"),
         ({"timeout_policy": "never"}, "invalid_timeout_policy"),
+        ({"vacation_days": 31}, "invalid_vacation_days"),
+        ({"vacation_days": -1}, "invalid_vacation_days"),
     ],
 )
 def test_invalid_settings_are_rejected_with_a_code(kwargs: dict[str, object], code: str) -> None:
@@ -116,10 +118,10 @@ def test_a_small_custom_deck_is_enough_once_mixed_with_an_official_one() -> None
     assert len(settings.card_ids()) == 90
 
 
-def test_timeouts_default_to_48_hours_and_skipping() -> None:
+def test_timeouts_default_to_48_hours_and_autoplay() -> None:
     settings = Settings.build()
     assert settings.move_timeout_hours == 48
-    assert settings.timeout_policy is TimeoutPolicy.SKIP
+    assert settings.timeout_policy is TimeoutPolicy.AUTOPLAY
     assert Settings.build(move_timeout_hours=1, timeout_policy="wait").timeout_policy is TimeoutPolicy.WAIT
     assert Settings.build(move_timeout_hours=336).move_timeout_seconds == 336 * 3600
 

@@ -376,6 +376,7 @@ def test_next_due_and_due_now_tell_the_sweep_what_comes_next_and_what_to_do_now(
 
 @settings(max_examples=40, deadline=None)
 @given(
+    policy=st.sampled_from(["skip", "autoplay"]),
     rules=st.sampled_from(["classic", "odyssey"]),
     players=st.integers(min_value=3, max_value=8),
     seed=st.integers(min_value=0, max_value=2**32),
@@ -383,11 +384,11 @@ def test_next_due_and_due_now_tell_the_sweep_what_comes_next_and_what_to_do_now(
     silent_seats=st.sets(st.integers(min_value=0, max_value=7)),
     pattern=st.lists(st.booleans(), min_size=1, max_size=40),
 )
-def test_under_skip_any_pattern_of_timeouts_always_finishes_the_game(
-    rules: str, players: int, seed: int, target: int, silent_seats: set[int], pattern: list[bool]
+def test_under_skip_or_autoplay_any_pattern_of_timeouts_always_finishes_the_game(
+    policy: str, rules: str, players: int, seed: int, target: int, silent_seats: set[int], pattern: list[bool]
 ) -> None:
     players = min(players, 6 if rules == "classic" else 12)
-    settings_ = Settings.build(rules, target_score=target, move_timeout_hours=1)
+    settings_ = Settings.build(rules, target_score=target, move_timeout_hours=1, timeout_policy=policy)
     state = new_game("g", host_id=HOST, host_name="Host", settings=settings_, seed=seed)
     for seat in range(1, players):
         state = act(state, Join(f"p{seat}", f"Player {seat}"))
@@ -395,7 +396,7 @@ def test_under_skip_any_pattern_of_timeouts_always_finishes_the_game(
     state = act(state, Start(HOST), now=now)
     silent = {f"p{seat}" for seat in silent_seats}
     bots = bots_for(state, seed)
-    for step in range(5000):
+    for step in range(20000):
         if state.phase is Phase.FINISHED:
             break
         movers = [p for p in state.awaited() if p not in silent]

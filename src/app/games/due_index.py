@@ -3,13 +3,18 @@
 A game's entry is `(DUE#<shard>, due_at)` on a keys-only index. The shard comes from a hash of the game
 id, so the sweep's queries spread over DUE_SHARDS partitions and none runs hot.
 
-The stored `due_at` is a lower bound, not the exact next point of `dixit.deadlines.schedule`: every
+The stored `due_at` is meant as a lower bound, not the exact next point of `dixit.deadlines.schedule`: every
 point before it has been handled, and every point of any schedule a later move can start is at or after
 it. That holds because a move at `m` starts owed moves whose first reminder is at `m + T/2`, while the
 sweep never stores a time later than `now + T/2` (T = the game's timeout). So a move leaves the entry
 alone, unless the game finishes (the entry goes) or the game had none (one is added): a move costs at
 most one index write, and changing who owes what costs nothing on the index. The sweep, visiting an
 entry whose schedule moved on, finds nothing reached and stores the next point.
+
+The bound can break: a move whose clock is behind the sweep's (another Lambda, a late request) starts a
+schedule before the stored time. So the sweep never trusts it for a deadline: whatever the stored time,
+a past deadline is acted on when the entry comes due (`reached`), and the entry stays while a move is
+owed.
 
 Public lobbies carry an entry too (refreshed by the sweep every T/2), so the start only has to leave
 the lobby listing: one index write, never two.
@@ -20,7 +25,7 @@ from __future__ import annotations
 import hashlib
 
 from app.core.records import GameRecord, Visibility
-from dixit.deadlines import Due, due_now, next_due
+from dixit.deadlines import Due, DueKind, due_now, next_due
 from dixit.state import GameState, Phase
 
 DUE_SHARDS = 8  # changing it orphans entries: the sweep queries DUE#0..DUE_SHARDS-1
@@ -58,9 +63,13 @@ def after_move(record: GameRecord, new: GameState, now: int) -> int | None:
 
 
 def reached(state: GameState, stored_due: int, now: int) -> Due | None:
-    """What the sweep acts on: the latest point reached by `now` that was not handled before."""
+    """What the sweep acts on: the latest point reached by `now` that was not handled before, and a
+    timeout whenever its deadline has passed, even before the stored time (a timeout is never handled
+    twice: applying it moves the game on)."""
     due = due_now(state, now)
-    return due if due is not None and due.at >= stored_due else None
+    if due is None:
+        return None
+    return due if due.at >= stored_due or due.kind is DueKind.TIMEOUT else None
 
 
 def after_sweep(state: GameState, visibility: Visibility, now: int) -> int | None:

@@ -139,6 +139,7 @@ def create_game(
     visibility: Visibility,
     move_timeout_hours: int | None = None,
     timeout_policy: str | None = None,
+    vacation_days: int | None = None,
     key: RequestKey | None = None,
 ) -> Played:
     """A new game with `player` as host; with `key`, at most once per key (a repeat gets the first answer)."""
@@ -153,6 +154,7 @@ def create_game(
         custom_decks=custom_decks_for_game(services.decks, player, decks),
         move_timeout_hours=move_timeout_hours,
         timeout_policy=timeout_policy,
+        vacation_days=vacation_days,
     )
     state = engine.new_game(
         new_game_id(),

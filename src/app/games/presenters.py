@@ -53,10 +53,12 @@ def round_result(result: RoundResult, names: Mapping[str, str], images: CardImag
                 owner_name=names.get(c.owner_id, ""),
                 voter_ids=list(c.voter_ids),
                 voters=[VoterOut(player_id=v, name=names.get(v, "")) for v in c.voter_ids],
+                autoplayed=c.autoplayed,
             )
             for c in result.cards
         ],
         points=dict(result.points),
+        autovoted=list(result.autovoted),
     )
 
 
@@ -82,7 +84,16 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         host_id=view.host_id,
         invite_code=record.invite_code if view.you is not None else None,
         players=[
-            SeatOut(player_id=p.player_id, name=p.name, score=p.score, hand_size=p.hand_size, away=p.away)
+            SeatOut(
+                player_id=p.player_id,
+                name=p.name,
+                score=p.score,
+                hand_size=p.hand_size,
+                away=p.away,
+                vacation_until=None if p.vacation_until is None else iso(p.vacation_until),
+                vacation_days_left=p.vacation_days_left,
+                offered=p.offered,
+            )
             for p in view.players
         ],
         your_turn=view.your_turn,
@@ -103,6 +114,9 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
             cards_to_submit=rnd.cards_to_submit,
             votes_allowed=list(rnd.votes_allowed),
             sitting_out=list(rnd.sitting_out),
+            autoplayed=list(rnd.autoplayed),
+            autovoted=list(rnd.autovoted),
+            extended=list(rnd.extended),
         ),
         you=None
         if view.you is None
@@ -117,6 +131,7 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         last_round=None if view.last_round is None else round_result(view.last_round, names, images),
         winners=list(view.winners),
         end_reason=view.end_reason,
+        end_note=view.end_note,
         created_at=record.created_at,
         updated_at=record.updated_at,
     )

@@ -24,10 +24,11 @@ from dixit.limits import (
     MAX_CLUE_LENGTH,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
+    MAX_VACATION_DAYS,
     MIN_MOVE_TIMEOUT_HOURS,
 )
-from dixit.settings import MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
-from dixit.state import EndReason, Phase
+from dixit.settings import DEFAULT_TIMEOUT_POLICY, MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
+from dixit.state import EndNote, EndReason, Phase
 
 # A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
 # The range comes first so that it lands in the JSON schema as minimum and maximum.
@@ -38,6 +39,7 @@ SeatsOdyssey = Annotated[
     int, Field(ge=MIN_PLAYERS, le=Ruleset.ODYSSEY.max_players), Strict(), BeforeValidator(whole_number)
 ]
 TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET_SCORE), Strict(), BeforeValidator(whole_number)]
+VacationDays = Annotated[int, Field(ge=0, le=MAX_VACATION_DAYS), Strict(), BeforeValidator(whole_number)]
 TimeoutHours = Annotated[
     int, Field(ge=MIN_MOVE_TIMEOUT_HOURS, le=MAX_MOVE_TIMEOUT_HOURS), Strict(), BeforeValidator(whole_number)
 ]
@@ -78,10 +80,17 @@ class _GameSettings(Request):
         description="public: listed and open to anyone; private: an invite_code is needed",
     )
     timeout_policy: TimeoutPolicy = Field(
-        default=TimeoutPolicy.SKIP,
+        default=DEFAULT_TIMEOUT_POLICY,
         strict=False,
-        examples=["skip"],
-        description="`skip`: a missed deadline moves the game on without the silent one; `wait`: remind only",
+        examples=["autoplay"],
+        description="`autoplay` (the default): at a missed deadline a random legal card or vote is played "
+        "for the silent player, which scores nothing, and a silent storyteller passes the role; `skip`: the "
+        "game moves on without the silent one; `wait`: remind only",
+    )
+    vacation_days: VacationDays | None = Field(
+        default=None,
+        examples=[7],
+        description="Days of vacation each player may declare over the game (default: 7)",
     )
 
 
@@ -144,8 +153,11 @@ class SettingsOut(Schema):
     target_score: int = doc("The score that ends the game", 30)
     move_timeout_hours: int = doc("How long a player may take over an owed move", 48)
     timeout_policy: TimeoutPolicy = doc(
-        "skip: a silent player is skipped at the deadline; wait: only reminded", "skip"
+        "autoplay: a random legal move is played for a silent player (scoring nothing); skip: a silent "
+        "player is skipped at the deadline; wait: only reminded",
+        "autoplay",
     )
+    vacation_days: int = doc("Days of vacation each player may declare over the game", 7)
 
 
 class SeatOut(Schema):
@@ -154,6 +166,13 @@ class SeatOut(Schema):
     score: int = doc("Points so far", 7)
     hand_size: int = doc("How many cards they hold (never which)", 6)
     away: bool = doc("Timed out twice in a row: skipped at once until they act again", False)
+    vacation_until: str | None = doc(
+        "The end of their current or last vacation (ISO-8601 UTC): on vacation until then while it is in the "
+        "future; null if they never took one",
+        None,
+    )
+    vacation_days_left: int = doc("Vacation days they may still declare in this game", 7)
+    offered: bool = doc("The host offered this seat: a newcomer may take it through the invite link", False)
 
 
 class WaitingOut(Schema):
@@ -180,6 +199,11 @@ class RoundOut(Schema):
         "How many votes a voter may cast: [1], or [1, 2] in large Odyssey games", [1]
     )
     sitting_out: list[str] = doc("Ids of players sitting this round out (timed out submitting)", [])
+    autoplayed: list[str] = doc(
+        "Ids of players whose card(s) the timeout played for them (autoplay); which card stays secret", []
+    )
+    autovoted: list[str] = doc("Ids of players whose vote the timeout cast for them (autoplay)", [])
+    extended: list[str] = doc("Ids of players whose owed move was given 24 more hours", [])
 
 
 class OwesOut(Schema):
@@ -213,6 +237,7 @@ class CardResultOut(Schema):
     owner_name: str = doc("Their name", "Ada")
     voter_ids: list[str] = doc("Who voted for it", [OTHER_ID])
     voters: list[VoterOut] = doc("Who voted for it, named", [{"player_id": OTHER_ID, "name": "Bob"}])
+    autoplayed: bool = doc("Played by the timeout for its silent owner: it earned them nothing", False)
 
 
 class RoundResultOut(Schema):
@@ -226,6 +251,9 @@ class RoundResultOut(Schema):
         [{"card_id": CARD_ID, "owner_id": PLAYER_ID, "owner_name": "Ada", "voter_ids": [], "voters": []}],
     )
     points: dict[str, int] = doc("Points scored this round, by player id", {PLAYER_ID: 3, OTHER_ID: 0})
+    autovoted: list[str] = doc(
+        "Ids of voters whose vote the timeout cast (shown in voter_ids, never scored)", []
+    )
 
 
 class GameOut(Schema):
@@ -235,7 +263,7 @@ class GameOut(Schema):
     settings: SettingsOut = doc(
         "The rules it is played by",
         {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30,
-         "move_timeout_hours": 48, "timeout_policy": "skip"},
+         "move_timeout_hours": 48, "timeout_policy": "autoplay", "vacation_days": 7},
     )  # fmt: skip
     visibility: Visibility = doc("public or private", "public")
     host_id: str = doc("Who created it (starts it)", PLAYER_ID)
@@ -250,6 +278,11 @@ class GameOut(Schema):
     last_round: RoundResultOut | None = doc("The reveal of the last finished round; null before one", None)
     winners: list[str] = doc("Ids of the winners once finished", [])
     end_reason: EndReason | None = doc("Why the game ended; null until it has", None)
+    end_note: EndNote | None = doc(
+        "Why an abandoned game was: stopped_answering (fewer than two players still answered, and no "
+        "offered seat was taken for a whole timeout) or no_round_scored; null otherwise",
+        None,
+    )
     created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
     updated_at: str = doc("When it last changed (ISO-8601 UTC)", STAMP)
 

@@ -72,6 +72,7 @@ def create(
         visibility=body.visibility,
         move_timeout_hours=body.move_timeout_hours,
         timeout_policy=body.timeout_policy.value,
+        vacation_days=body.vacation_days,
         key=request_key(request, player, key, body),
     )
     answer = game_answer(adapters, made, player.player_id, status=201)
