@@ -8,7 +8,8 @@ from tests.simulation import Season, aws_twin, most_reminders_in_12_hours, run_i
 def test_a_small_season_over_the_twin_finishes_every_game_and_reports_what_the_season_in_memory_reports() -> (
     None
 ):
-    season = Season(games=3, seed=11, timeout_hours=24)
+    # No vacations, extensions or offered seats: the API has no routes for them yet.
+    season = Season(games=3, seed=11, timeout_hours=24).without_absences()
     with aws_twin():
         report = run_on_twin(season)
     assert report["games_finished"] == report["games"] == 3

@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--quiet-share", type=float, default=Season.quiet_share, help="players with quiet hours"
     )
+    parser.add_argument("--no-absences", action="store_true", help="no vacations, extensions, offered seats")
     parser.add_argument("--twin", action="store_true", help="over moto and the real handlers (slow)")
     args = parser.parse_args(argv)
     season = Season(
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         timeout_policy=args.policy,
         quiet_share=args.quiet_share,
     )
+    if args.no_absences:
+        season = season.without_absences()
     started = time.process_time()
     # The handlers' metrics (EMF lines on stdout) would bury the report: they go nowhere here.
     with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere):

@@ -9,7 +9,7 @@ would carry it, through GameStreamFunction's `consume` (inbox, feed and webhooks
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,6 +24,8 @@ from app.games.schemas import CreateClassicGame, CreateOdysseyGame
 from app.notify.delivery import Delivery
 from app.players import accounts
 from app.sweep import sweep
+from dixit import moves
+from dixit.errors import DixitError
 from dixit.state import GameState, Phase
 from handlers.game_stream import consume
 from handlers.routes.games import MOVE_ROUTES
@@ -34,6 +36,13 @@ from tests.support.services import AllMemoryPorts, memory_services
 from .model import FakeClock, Heard
 
 ROUTES = {route.path.rsplit("/", 1)[1]: route for route in MOVE_ROUTES}
+# The moves the rules know that have no route yet: the move the route will make, from its body.
+UNROUTED: dict[str, Callable[[PlayerRecord, dict[str, Any]], moves.Move]] = {
+    "vacation": lambda player, body: moves.Vacation(player.player_id, body["days"]),
+    "extend": lambda player, body: moves.Extend(player.player_id, body["player_id"]),
+    "offer_seat": lambda player, body: moves.OfferSeat(player.player_id, body["player_id"]),
+    "take_seat": lambda player, body: moves.TakeSeat(player.player_id, player.name, body["player_id"]),
+}
 SWEEP_BUDGET_MS = 60_000  # what the sweep is told is left: a run in memory never runs short
 
 
@@ -107,6 +116,7 @@ class MemoryWorld:
             visibility=asked.visibility,
             move_timeout_hours=asked.move_timeout_hours,
             timeout_policy=asked.timeout_policy.value,
+            vacation_days=asked.vacation_days,
         )
         assert made.record is not None
         return made.record.game_id, made.record.invite_code
@@ -125,7 +135,15 @@ class MemoryWorld:
         return games.view_of(record, player_id, self.services.images)
 
     def move(self, player_id: str, game_id: str, route: str, body: dict[str, Any]) -> str | None:
-        player, chosen = self.players[player_id], ROUTES[route]
+        player = self.players[player_id]
+        if route not in ROUTES:
+            try:
+                move = UNROUTED[route](player, body)
+                games.play(self.services, player, game_id, move, invite_code=body.get("invite_code"))
+            except (AppError, DixitError) as refused:
+                return refused.code
+            return None
+        chosen = ROUTES[route]
         try:
             parsed = chosen.body.model_validate(body) if chosen.body is not None else None
             games.play(
@@ -135,7 +153,7 @@ class MemoryWorld:
                 chosen.make(player, parsed),
                 invite_code=chosen.invite_code(parsed),
             )
-        except AppError as refused:
+        except (AppError, DixitError) as refused:
             return refused.code
         except ValidationError:
             return "invalid_body"

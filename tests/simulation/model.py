@@ -9,7 +9,7 @@ use cases over the in-memory stores, `twin.TwinWorld` through the real handlers 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -43,6 +43,16 @@ class Season:
     max_days: int = 365
     timeout_policy: str | None = None  # None: the default a new game gets
     quiet_share: float = 0.0  # players who keep quiet hours (nights.py) and sleep through them
+    # Absences and the host's remedies (0: never), drawn from their own stream:
+    vacation_chance: float = 0.02  # an answering player, told it is their turn, first declares a vacation
+    vacation_days: int = 4  # of 1 to this many days
+    extend_chance: float = 0.05  # having moved, a player gives someone still awaited 24 more hours
+    offer_chance: float = 0.5  # the host offers the seat of a player who timed out (once per seat)
+    take_chance: float = 0.5  # a newcomer takes an offered seat within a timeout
+
+    def without_absences(self) -> Season:
+        """The same season with no vacation, extension or offered seat: the bare harsh model."""
+        return replace(self, vacation_chance=0.0, extend_chance=0.0, offer_chance=0.0, take_chance=0.0)
 
 
 @dataclass
@@ -62,6 +72,9 @@ class Tally:
     # What reached a player, or timed them out, while they slept (the target is none)
     messages_in_quiet_hours: Counter[str] = field(default_factory=Counter)
     timeouts_in_quiet_hours: int = 0
+    # What the game changes marked (markers.py), and the timeouts by the phase they ended
+    marks: Counter[str] = field(default_factory=Counter)
+    timeouts_by_phase: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass

@@ -70,6 +70,7 @@ def game_days(played: Played) -> dict[str, float | None]:
 def build(played: Played) -> dict[str, Any]:
     tally, season = played.tally, played.season
     reasons = Counter(_reason(state) for state in played.final.values())
+    notes = Counter(state.end_note.value for state in played.final.values() if state.end_note is not None)
     return {
         "games": len(played.seats),
         "games_finished": len(played.final),
@@ -77,6 +78,7 @@ def build(played: Played) -> dict[str, Any]:
         "timeout_hours": season.timeout_hours,
         "timeout_policy": season.timeout_policy or "default",
         "end_reasons": _sorted(reasons),
+        "abandoned_by_note": _sorted(notes),
         "end_reasons_by_table_size": end_reasons_by_table_size(played),
         "abandoned_by_answering_players": abandoned_by_answering_players(played),
         "players": len({p for ps in played.seats.values() for p in ps}),
@@ -90,6 +92,9 @@ def build(played: Played) -> dict[str, Any]:
         "timeouts_applied": tally.timeouts,
         "players_timed_out": tally.players_timed_out,
         "sweep_races_lost": tally.lost_races,
+        "timeouts_by_phase": _sorted(tally.timeouts_by_phase),
+        "autoplayed_moves": tally.marks["autoplayed_submissions"] + tally.marks["autoplayed_votes"],
+        "marks": _sorted(tally.marks),
         "players_with_quiet_hours": len(played.nights),
         "messages_in_quiet_hours": _sorted(tally.messages_in_quiet_hours),
         "timeouts_in_quiet_hours": tally.timeouts_in_quiet_hours,

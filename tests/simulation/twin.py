@@ -257,8 +257,8 @@ def twin_clock(clock: FakeClock) -> Iterator[None]:
     from app.core import services
 
     real = services.utc_now
-    services.utc_now = clock  # type: ignore[assignment]
+    services.utc_now = clock
     try:
         yield
     finally:
-        services.utc_now = real  # type: ignore[assignment]
+        services.utc_now = real
