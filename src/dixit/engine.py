@@ -101,6 +101,11 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
     left: tuple[str, ...] = ()
     timed_out: tuple[str, ...] = ()
     match move:
+        case Join() if new.phase in IN_PLAY and new.offered:
+            # Once the game started, the invite link seats a newcomer in the first offered seat.
+            seat_id = next(pid for pid in new.player_ids if pid in new.offered)
+            new = _take_seat(new, TakeSeat(move.player_id, move.name, seat_id))
+            joined, left = (move.player_id,), (seat_id,)
         case Join():
             _join(new, move)
             joined = (move.player_id,)

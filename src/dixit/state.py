@@ -21,8 +21,8 @@ from dixit.settings import Settings
 # A player who let this many owed moves in a row time out is away until they act again.
 AWAY_AFTER = 2
 # Under `autoplay`, a player who let this many owed moves in a row be played for them no longer answers.
-# Far above AWAY_AFTER: a player who answers late a third of the time misses ten in a row about once in
-# 60,000 moves, so a table that still plays is not taken for a deserted one.
+# Far above AWAY_AFTER: for a player who answers late a third of the time, ten given moves in a row are
+# all late with a chance of 1 in 59,049, so a table that still plays is not taken for a deserted one.
 STOPPED_AFTER = 10
 
 

@@ -44,7 +44,16 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
     assert game["version"] == 0
     assert game["host_id"] == host.player_id
     assert game["players"] == [
-        {"player_id": host.player_id, "name": host.name, "score": 0, "hand_size": 0, "away": False}
+        {
+            "player_id": host.player_id,
+            "name": host.name,
+            "score": 0,
+            "hand_size": 0,
+            "away": False,
+            "vacation_until": None,
+            "vacation_days_left": 7,
+            "offered": False,
+        }
     ]
     assert game["settings"] == {
         "rules": "classic",
@@ -52,7 +61,8 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
         "max_players": 6,
         "target_score": 30,
         "move_timeout_hours": 48,
-        "timeout_policy": "skip",
+        "timeout_policy": "autoplay",
+        "vacation_days": 7,
     }
     assert game["your_turn"] is False  # a lobby of one cannot start
     assert game["visibility"] == "public"
@@ -84,7 +94,8 @@ def test_a_game_keeps_the_settings_it_was_created_with(players: list[Client]) ->
     assert game["settings"] == {
         **{key: settings[key] for key in chosen},
         "move_timeout_hours": 48,
-        "timeout_policy": "skip",
+        "timeout_policy": "autoplay",
+        "vacation_days": 7,
     }
     assert game["visibility"] == "private"
     assert view(players[0], game["game_id"])["settings"] == game["settings"]

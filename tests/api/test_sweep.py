@@ -149,7 +149,7 @@ def test_a_late_sweep_skips_stale_reminders_and_applies_the_timeout(
 
 def test_silent_submitters_sit_the_round_out_and_are_told(players: list[Client], inbox: str) -> None:
     four = players[:4]
-    game_id = started(four)
+    game_id = started(four, timeout_policy="skip")
     teller = give_clue(four, game_id)
     clients = by_id(four)
     answering = next(c for c in four if c is not teller)

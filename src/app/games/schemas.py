@@ -146,6 +146,18 @@ class ChooseCards(Request):
     )
 
 
+class TakeVacation(Request):
+    days: Annotated[int, Field(ge=1, le=MAX_VACATION_DAYS), Strict(), BeforeValidator(whole_number)] = Field(
+        examples=[3],
+        description="Days away from now: your deadlines stop meanwhile (counted against the game's "
+        "vacation_days)",
+    )
+
+
+class NamePlayer(Request):
+    player_id: str = doc("The seated player it is about", OTHER_ID, max_length=64)
+
+
 class SettingsOut(Schema):
     rules: str = doc("classic or odyssey", "classic")
     decks: list[str] = doc("The decks in play", ["base"])

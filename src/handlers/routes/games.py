@@ -17,8 +17,19 @@ from pydantic import BaseModel
 from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.games import play as games
+from app.games import rematch as rematches
 from app.games.presenters import names_in, open_game, round_result
-from app.games.schemas import ChooseCards, CreateGame, GameOut, GiveClue, JoinGame, OpenGames, Rounds
+from app.games.schemas import (
+    ChooseCards,
+    CreateGame,
+    GameOut,
+    GiveClue,
+    JoinGame,
+    NamePlayer,
+    OpenGames,
+    Rounds,
+    TakeVacation,
+)
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (
@@ -147,6 +158,23 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
     return json_response(Rounds(rounds=[round_result(r, names, adapters.images) for r in results]))
 
 
+@router.post(
+    "/games/<game_id>/rematch",
+    tags=["lobby"],
+    summary="Open (or join) the rematch of a finished game: the same settings, every player invited",
+    security=BEARER,
+    **answers(
+        {200: {"description": "The rematch lobby, you seated: every call for one game answers the same one"}},
+        401, 403, 404, 409,
+    ),
+)  # fmt: skip
+def rematch(request: Request, game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut]:
+    played = rematches.rematch(adapters, player, check_game_id(game_id))
+    answer = game_answer(adapters, played, player.player_id)
+    answer["headers"]["Location"] = location(request, f"/games/{answer['body']['game_id']}")
+    return to_response(answer)
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRoute:
     """One move's route: every move shares the same handling (`_play`), only these differ."""
@@ -209,6 +237,31 @@ MOVE_ROUTES = (
         "Vote for the storyteller's card",
         lambda player, body: moves.Vote(player.player_id, tuple(body.card_ids)),
         body=ChooseCards,
+    ),
+    # --- absences (#21): vacations, extensions, offered seats ---
+    MoveRoute(
+        "vacation",
+        "/games/<game_id>/vacation",
+        "absences",
+        "Declare a vacation: your deadlines stop for that many days (capped per game)",
+        lambda player, body: moves.Vacation(player.player_id, body.days),
+        body=TakeVacation,
+    ),
+    MoveRoute(
+        "extend",
+        "/games/<game_id>/extend",
+        "absences",
+        "Give the player everyone waits on 24 more hours (once per owed move)",
+        lambda player, body: moves.Extend(player.player_id, body.player_id),
+        body=NamePlayer,
+    ),
+    MoveRoute(
+        "offer_seat",
+        "/games/<game_id>/offer-seat",
+        "absences",
+        "Host: offer the seat of a player who timed out; a newcomer takes it through the invite link",
+        lambda player, body: moves.OfferSeat(player.player_id, body.player_id),
+        body=NamePlayer,
     ),
 )
 

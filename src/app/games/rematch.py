@@ -1,0 +1,82 @@
+"""Rematch: a finished game's players open a new lobby with the same settings, one tap each.
+
+The lobby's id is a pure function of the finished game's id, so every call for one game lands on the
+same lobby without a write to the finished game: the first call creates it (a conditional create, which
+refuses a second), every later call finds it. Each call also seats its caller, so "rematch" is the one
+tap a player of the finished game makes, whether the lobby exists yet or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from app.core.errors import Conflict, Forbidden, StoreUnavailable, VersionConflict
+from app.core.records import GameRecord, PlayerRecord
+from app.core.services import Services
+from app.core.telemetry import count, logger
+from app.games import due_index
+from app.games import inbox as inbox_entries
+from app.games import play as games
+from dixit import engine
+from dixit.moves import Join
+from dixit.state import Phase
+
+
+def rematch_id(game_id: str) -> str:
+    """The rematch lobby's id: shaped like any game id, the same for every call about `game_id`."""
+    return f"g_{hashlib.sha256(f'rematch:{game_id}'.encode()).hexdigest()[:16]}"
+
+
+def rematch(services: Services, player: PlayerRecord, game_id: str) -> games.Played:
+    """The rematch lobby of the finished game `game_id`, with `player` seated in it.
+
+    Only the finished game's players may ask (Forbidden `not_a_member`), and only once it is over
+    (Conflict `game_not_finished`).
+    """
+    finished = games.load_game(services, game_id)
+    if finished.state.player(player.player_id) is None:
+        raise Forbidden("not_a_member", "only the players of a game may ask for its rematch")
+    if finished.state.phase is not Phase.FINISHED:
+        raise Conflict("game_not_finished", "a rematch opens once the game is over")
+    lobby_id = rematch_id(game_id)
+    lobby = services.games.load_game(lobby_id) or _open(services, player, finished, lobby_id)
+    if lobby.state.player(player.player_id) is not None:
+        return games.Played(lobby)
+    # The caller played the finished game: that is their invitation, whatever the lobby's visibility.
+    return games.play(
+        services, player, lobby_id, Join(player.player_id, player.name), invite_code=lobby.invite_code
+    )
+
+
+def _open(services: Services, player: PlayerRecord, finished: GameRecord, lobby_id: str) -> GameRecord:
+    state = engine.new_game(
+        lobby_id,
+        host_id=player.player_id,
+        host_name=player.name,
+        settings=finished.state.settings,
+        seed=secrets.randbits(63),
+    )
+    now = services.now_iso()
+    record = GameRecord(
+        state,
+        finished.visibility,
+        secrets.token_urlsafe(6),
+        created_at=now,
+        updated_at=now,
+        recent_requests=(games.new_request_id(),),
+    )
+    record.due_at = due_index.at_creation(state, finished.visibility, services.now_epoch())
+    try:
+        services.games.create_game(
+            record, memberships=inbox_entries.seated_entries(record, [player.player_id])
+        )
+    except (VersionConflict, StoreUnavailable):
+        # Another player's call created it first (or ours landed and its answer was lost): read it.
+        landed = services.games.load_game(lobby_id)
+        if landed is None:
+            raise
+        return landed
+    count("RematchesOpened")
+    logger.info("rematch opened", extra={"game_id": lobby_id, "rematch_of": finished.game_id})
+    return record

@@ -1,0 +1,87 @@
+"""Rematch: every call for one finished game answers the same lobby, with the caller seated."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from app.core.errors import Conflict, Forbidden
+from app.core.services import Services
+from app.games import play as games
+from app.games.rematch import rematch, rematch_id
+from app.players import accounts as players
+from dixit.bots import RandomBot
+from dixit.state import Phase
+from dixit.views import view_for
+
+from .helpers import started
+
+
+def finished(services: Services) -> tuple[str, list[Any]]:
+    record, accounts = started(services, 3, target=1)
+    # A target of one point: the first scored round ends the game.
+    bots = {a.player_id: RandomBot(a.player_id, n) for n, a in enumerate(accounts)}
+    by_id = {a.player_id: a for a in accounts}
+    for _ in range(50):
+        state = games.load_game(services, record.game_id).state
+        if state.phase is Phase.FINISHED:
+            break
+        pid = state.awaited()[0]
+        move = bots[pid].choose(view_for(state, pid))
+        assert move is not None
+        games.play(services, by_id[pid], record.game_id, move)
+    assert games.load_game(services, record.game_id).state.phase is Phase.FINISHED
+    return record.game_id, accounts
+
+
+def test_two_rematch_calls_answer_one_lobby_with_both_callers_seated(services: Services) -> None:
+    game_id, (first, second, _third) = finished(services)
+    one = rematch(services, first, game_id).record
+    two = rematch(services, second, game_id).record
+    again = rematch(services, first, game_id).record
+    assert one is not None
+    assert two is not None
+    assert again is not None
+    assert one.game_id == two.game_id == again.game_id == rematch_id(game_id)
+    lobby = games.load_game(services, one.game_id)
+    assert lobby.state.phase is Phase.LOBBY
+    assert lobby.state.player_ids == [first.player_id, second.player_id]
+    assert lobby.state.host_id == first.player_id
+    old = games.load_game(services, game_id)
+    assert lobby.state.settings == old.state.settings
+    assert lobby.visibility is old.visibility
+
+
+def test_only_the_players_of_a_finished_game_may_ask_for_its_rematch(services: Services) -> None:
+    game_id, _ = finished(services)
+    stranger = players.register(services, "Stranger")[0]
+    with pytest.raises(Forbidden):
+        rematch(services, stranger, game_id)
+    record, accounts = started(services, 3)
+    with pytest.raises(Conflict) as error:
+        rematch(services, accounts[0], record.game_id)
+    assert error.value.code == "game_not_finished"
+
+
+def test_a_rematch_lost_to_a_concurrent_create_joins_the_lobby_that_won(services: Services) -> None:
+    game_id, (first, second, _) = finished(services)
+    rematch(services, first, game_id)
+    # The second caller read no lobby, then lost the create: the refused create finds the one that won.
+    real = services.games.load_game
+    calls = {"n": 0}
+
+    def stale_first_read(gid: str):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        return None if gid == rematch_id(game_id) and calls["n"] == 2 else real(gid)
+
+    class Stale:
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return stale_first_read if name == "load_game" else getattr(services.games, name)
+
+    played = rematch(replace(services, games=Stale()), second, game_id)  # type: ignore[arg-type]
+    assert played.record is not None
+    assert played.record.game_id == rematch_id(game_id)
+    lobby = games.load_game(services, rematch_id(game_id))
+    assert lobby.state.player_ids == [first.player_id, second.player_id]
