@@ -8,8 +8,7 @@ from tests.simulation import Season, aws_twin, most_reminders_in_12_hours, run_i
 def test_a_small_season_over_the_twin_finishes_every_game_and_reports_what_the_season_in_memory_reports() -> (
     None
 ):
-    # No vacations, extensions or offered seats: the API has no routes for them yet.
-    season = Season(games=3, seed=11, timeout_hours=24).without_absences()
+    season = Season(games=3, seed=11, timeout_hours=24, target_score=8)
     with aws_twin():
         report = run_on_twin(season)
     assert report["games_finished"] == report["games"] == 3
@@ -18,6 +17,12 @@ def test_a_small_season_over_the_twin_finishes_every_game_and_reports_what_the_s
     assert kinds["your_turn"] > 0
     assert kinds["game_over"] >= 9  # everyone seated hears the end: at least 3 players a game
     assert report["timeouts_applied"] > 0  # one player in five never answers
+    # Through the routes: autoplay, vacations, extensions, and a seat offered and taken by a newcomer.
+    marks = report["marks"]
+    assert report["autoplayed_moves"] > 0
+    assert marks["vacations"] > 0
+    assert marks["extensions"] > 0
+    assert marks["seats_taken"] > 0
     # The in-memory season (`make simulate`) stands for the twin: move for move, the same season.
     assert run_in_memory(season) == report
 

@@ -25,6 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout-hours", type=int, default=48)
+    parser.add_argument("--target-score", type=int, default=Season.target_score)
     parser.add_argument("--policy", default=None, help="timeout policy of every game (default: the default)")
     parser.add_argument(
         "--quiet-share", type=float, default=Season.quiet_share, help="players with quiet hours"
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         games=args.games,
         seed=args.seed,
         timeout_hours=args.timeout_hours,
+        target_score=args.target_score,
         timeout_policy=args.policy,
         quiet_share=args.quiet_share,
     )

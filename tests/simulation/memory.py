@@ -9,11 +9,11 @@ would carry it, through GameStreamFunction's `consume` (inbox, feed and webhooks
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from app.core.errors import AppError
 from app.core.records import GameRecord, PlayerRecord
@@ -24,7 +24,6 @@ from app.games.schemas import CreateClassicGame, CreateOdysseyGame
 from app.notify.delivery import Delivery
 from app.players import accounts
 from app.sweep import sweep
-from dixit import moves
 from dixit.errors import DixitError
 from dixit.state import GameState, Phase
 from handlers.game_stream import consume
@@ -36,13 +35,6 @@ from tests.support.services import AllMemoryPorts, memory_services
 from .model import FakeClock, Heard
 
 ROUTES = {route.path.rsplit("/", 1)[1]: route for route in MOVE_ROUTES}
-# The moves the rules know that have no route yet: the move the route will make, from its body.
-UNROUTED: dict[str, Callable[[PlayerRecord, dict[str, Any]], moves.Move]] = {
-    "vacation": lambda player, body: moves.Vacation(player.player_id, body["days"]),
-    "extend": lambda player, body: moves.Extend(player.player_id, body["player_id"]),
-    "offer_seat": lambda player, body: moves.OfferSeat(player.player_id, body["player_id"]),
-    "take_seat": lambda player, body: moves.TakeSeat(player.player_id, player.name, body["player_id"]),
-}
 SWEEP_BUDGET_MS = 60_000  # what the sweep is told is left: a run in memory never runs short
 
 
@@ -122,9 +114,8 @@ class MemoryWorld:
         return made.record.game_id, made.record.invite_code
 
     def join(self, player_id: str, game_id: str, invite_code: str) -> None:
-        player = self.players[player_id]
-        route = ROUTES["join"]
-        games.play(self.services, player, game_id, route.make(player, None), invite_code=invite_code)
+        refused = self.move(player_id, game_id, "join", {"invite_code": invite_code})
+        assert refused is None, refused
 
     def start(self, host_id: str, game_id: str) -> None:
         player = self.players[host_id]
@@ -135,17 +126,9 @@ class MemoryWorld:
         return games.view_of(record, player_id, self.services.images)
 
     def move(self, player_id: str, game_id: str, route: str, body: dict[str, Any]) -> str | None:
-        player = self.players[player_id]
-        if route not in ROUTES:
-            try:
-                move = UNROUTED[route](player, body)
-                games.play(self.services, player, game_id, move, invite_code=body.get("invite_code"))
-            except (AppError, DixitError) as refused:
-                return refused.code
-            return None
-        chosen = ROUTES[route]
+        player, chosen = self.players[player_id], ROUTES[route]
         try:
-            parsed = chosen.body.model_validate(body) if chosen.body is not None else None
+            parsed = TypeAdapter(chosen.body).validate_python(body) if chosen.body is not None else None
             games.play(
                 self.services,
                 player,

@@ -115,7 +115,7 @@ def play(world: World, season: Season) -> Played:
             considered.add((game_id, seat_id))
             if seat_id not in seats[game_id] or away_rng.random() >= season.offer_chance:
                 continue
-            if not remedy(host, game_id, "offer_seat", {"player_id": seat_id}):
+            if not remedy(host, game_id, "offer-seat", {"player_id": seat_id}):
                 continue
             if away_rng.random() < season.take_chance:
                 newcomer = world.register(f"N{len(newcomers)}")
@@ -160,12 +160,11 @@ def play(world: World, season: Season) -> Played:
         if game_id in finished_at:
             return
         if action != OPEN:
-            if remedy(
-                player_id, game_id, "take_seat", {"player_id": action, "invite_code": invites[game_id]}
-            ):
-                seats[game_id][seats[game_id].index(action)] = player_id
-                if host_of[game_id] == action:
-                    host_of[game_id] = player_id
+            # A newcomer through the invite link: joining a started game takes the first offered seat.
+            if remedy(player_id, game_id, "join", {"invite_code": invites[game_id]}):
+                view = world.view(player_id, game_id)
+                seats[game_id] = [p["player_id"] for p in view["players"]]
+                host_of[game_id] = view["host_id"]
                 later(clock.epoch() + answer_delay(), game_id, player_id)
             return
         if player_id not in seats[game_id]:
