@@ -21,6 +21,7 @@ from app.feed.events import Event, reminder_event, timeout_event
 from app.games import due_index
 from app.games import play as games
 from app.games.play import Step
+from app.notify import holding
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, reminder, timeout
 from app.webhooks.ports import WebhookQueue
@@ -40,13 +41,16 @@ class SweepReport:
     swept_at: str
     games_due: int = 0
     reminders_sent: int = 0
-    reminders_held: int = 0  # muted, or held back by the per-player limit
+    reminders_held: int = 0  # muted, held back by the per-player limit, or held through quiet hours
     timeouts_applied: int = 0
     players_timed_out: int = 0
     entries_moved: int = 0  # nothing reached yet (a move changed the schedule, or a lobby)
     lost_races: int = 0
     pages: int = 0
     stopped_early: bool = False
+    # Notifications held through quiet hours: sent once they ended, or dropped as stale by then.
+    held_released: int = 0
+    held_dropped: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -101,6 +105,10 @@ def sweep(
             if start is None:
                 break
     count("GamesSwept", report.games_due)
+    # Then what waited through quiet hours (after the games: a timeout must not wait for the mail).
+    released = holding.release(services, delivery, now, remaining_ms=remaining_ms, reserve_ms=reserve_ms)
+    report.held_released, report.held_dropped = released.released, released.dropped
+    report.stopped_early = released.stopped_early
     return report
 
 

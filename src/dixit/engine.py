@@ -28,6 +28,7 @@ from dixit.moves import (
     Vacation,
     Vote,
 )
+from dixit.quiet_hours import SeatQuiet
 from dixit.scoring import is_large_odyssey_table, score_round
 from dixit.settings import MIN_PLAYERS, Ruleset, Settings, TimeoutPolicy
 from dixit.settings import cards_to_submit as cards_to_submit
@@ -73,14 +74,23 @@ def allowed_vote_counts(rules: Ruleset, player_count: int) -> tuple[int, ...]:
     return (1, 2) if is_large_odyssey_table(rules, player_count) else (1,)
 
 
-def new_game(game_id: str, *, host_id: str, host_name: str, settings: Settings, seed: int) -> GameState:
-    """A game in the lobby with its host seated first."""
+def new_game(
+    game_id: str,
+    *,
+    host_id: str,
+    host_name: str,
+    settings: Settings,
+    seed: int,
+    host_quiet: SeatQuiet | None = None,
+) -> GameState:
+    """A game in the lobby with its host seated first (with their quiet hours, if they keep any)."""
     return GameState(
         game_id=game_id,
         settings=settings,
         seed=seed,
         host_id=host_id,
         players=[Player(host_id, check_name(host_name))],
+        quiet={} if host_quiet is None else {host_id: host_quiet},
     )
 
 
@@ -206,6 +216,8 @@ def _join(state: GameState, move: Join) -> None:
     if len(state.players) >= state.settings.max_players:
         raise IllegalMoveError("game_full", f"the table seats {state.settings.max_players} players")
     state.players.append(Player(move.player_id, check_name(move.name)))
+    if move.quiet is not None:
+        state.quiet[move.player_id] = move.quiet
 
 
 def _leave(state: GameState, move: Leave) -> None:

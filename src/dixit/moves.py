@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dixit.quiet_hours import SeatQuiet
+
 
 @dataclass(frozen=True, slots=True)
 class Join:
     player_id: str
     name: str
+    # The joining player's quiet hours, from their preferences: the seat's deadlines avoid them.
+    quiet: SeatQuiet | None = None
 
 
 @dataclass(frozen=True, slots=True)

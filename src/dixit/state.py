@@ -16,6 +16,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+from dixit.quiet_hours import SeatQuiet, shift_deadline
 from dixit.settings import Settings
 
 # A player who let this many owed moves in a row time out is away until they act again.
@@ -238,6 +239,8 @@ class GameState:
     # Seats the host offered to a newcomer (player id -> when): a newcomer takes one with its hand and
     # score, and the game is not abandoned while an offer is younger than one timeout.
     offered: dict[str, int] = field(default_factory=dict)
+    # Seats' quiet hours (copied from their preferences): deadlines owed by them avoid their nights.
+    quiet: dict[str, SeatQuiet] = field(default_factory=dict)
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
@@ -311,14 +314,17 @@ class GameState:
 
     def deadline_of(self, player_id: str) -> int:
         """When `player_id`'s move in the current phase times out: the phase's timeout, plus any
-        extension, plus the part of a vacation that overlaps the phase (their clock stops while away)."""
+        extension, plus the part of a vacation that overlaps the phase (their clock stops while away),
+        then moved past their quiet hours (dixit.quiet_hours), so nobody times out asleep."""
         rnd = self.round
         assert rnd is not None
-        at = rnd.since + self.settings.move_timeout_seconds + rnd.extended.get(player_id, 0)
+        timeout = self.settings.move_timeout_seconds
+        at = rnd.since + timeout + rnd.extended.get(player_id, 0)
         player = self.player(player_id)
         if player is not None and player.vacation_until > rnd.since:
             at += player.vacation_until - max(rnd.since, player.vacation_start)
-        return at
+        quiet = self.quiet.get(player_id)
+        return at if quiet is None else shift_deadline(at, [quiet], timeout)
 
     # --- JSON -------------------------------------------------------------------------------------
 
@@ -393,6 +399,9 @@ class GameState:
             out["end_note"] = self.end_note.value
         if self.offered:
             out["offered"] = [[seat[pid], at] for pid, at in self.offered.items()]
+        quiet = {pid: q.to_list() for pid, q in self.quiet.items() if pid in seat}
+        if quiet:
+            out["quiet"] = quiet
         return out
 
     @classmethod
@@ -467,6 +476,7 @@ class GameState:
             idle_turns=int(data.get("idle_turns", 0)),
             end_note=None if data.get("end_note") is None else EndNote(data["end_note"]),
             offered={ids[s]: int(at) for s, at in data.get("offered", ())},
+            quiet={pid: SeatQuiet.from_list(q) for pid, q in data.get("quiet", {}).items() if pid in ids},
         )
 
     def to_json(self) -> str:
@@ -515,6 +525,7 @@ class GameState:
             idle_turns=self.idle_turns,
             end_note=self.end_note,
             offered=dict(self.offered),
+            quiet=dict(self.quiet),  # SeatQuiet is immutable
         )
 
 

@@ -88,7 +88,9 @@ def test_the_export_holds_every_game_and_round_and_no_secret(
     [hook] = data["webhooks"]
     assert hook["webhook_id"] == account["hook"]["webhook_id"]
     assert set(hook) == {"webhook_id", "url", "events", "created_at", "health"}
-    assert data["preferences"] == {"muted": True, "muted_games": [account["live"]]}
+    assert data["preferences"]["muted"] is True
+    assert data["preferences"]["muted_games"] == [account["live"]]
+    assert data["preferences"]["time_zone"] == "UTC"  # every preference is in, defaults included
 
     games = {g["game_id"]: g for g in data["games"]}
     assert set(games) == {account["done"], account["live"], account["lobby"]}

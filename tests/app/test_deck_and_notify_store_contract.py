@@ -6,7 +6,11 @@ from typing import Any
 
 from app.decks.ports import CardState, CardStatus, DeckRecord
 from app.notify.channels import Platform
-from app.notify.ports import Device, Preferences
+from app.notify.holding import shard_of
+from app.notify.messages import Kind, Notification
+from app.notify.ports import Device, Held, Preferences
+from app.notify.preferences import Channel, NotificationPreferences
+from dixit.quiet_hours import QuietHours
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 DECK = "d0123456789abcdef"
@@ -68,6 +72,68 @@ def test_mutes_are_off_until_set_and_muting_games_is_kept_apart_from_muting_ever
     store.set_game_muted("p_1", "g_1", False)
     assert store.preferences("p_1") == Preferences(muted=False, muted_games=frozenset({"g_2"}))
     assert store.preferences("p_2") == Preferences()
+
+
+def test_preferences_are_kept_whole_and_saving_them_leaves_the_game_mutes_alone(store: Any) -> None:
+    store.set_game_muted("p_1", "g_1", True)
+    chosen = NotificationPreferences(
+        muted=True,
+        time_zone="Europe/Paris",
+        quiet_hours=QuietHours.parse("22:00", "08:00"),
+        channels={
+            Channel.EMAIL: frozenset({Kind.GAME_OVER}),
+            Channel.WEB_PUSH: frozenset(),
+            Channel.DEVICE_PUSH: frozenset({Kind.YOUR_TURN, Kind.REMINDER}),
+        },
+        digest_hour=7,
+    )
+    store.save_preferences("p_1", chosen)
+    assert store.preferences("p_1") == Preferences(
+        muted=True,
+        muted_games=frozenset({"g_1"}),
+        time_zone="Europe/Paris",
+        quiet_hours=QuietHours.parse("22:00", "08:00"),
+        channels=chosen.channels,
+        digest_hour=7,
+    )
+    store.save_preferences("p_1", NotificationPreferences())
+    assert store.preferences("p_1") == Preferences(muted_games=frozenset({"g_1"}))
+
+
+# Held through quiet hours
+
+
+def note(player_id: str, occasion: str) -> Notification:
+    return Notification(Kind.REMINDER, "g_1", player_id, occasion, "voting", 2)
+
+
+def test_held_notifications_come_back_once_due_in_release_order_and_once_each(store: Any) -> None:
+    first, second, later = note("p_1", "a"), note("p_1", "b"), note("p_1", "c")
+    shard = shard_of("p_1")
+    store.hold(second, release_at=200)
+    store.hold(first, release_at=100)
+    store.hold(later, release_at=300)
+    store.hold(first, release_at=100)  # the same one again: still one
+    assert store.held_page(shard, 99, limit=10) == ([], None)
+    page, _ = store.held_page(shard, 200, limit=10)
+    assert page == [Held(first, 100), Held(second, 200)]
+    assert store.held_page(str((int(shard) + 1) % 8), 300, limit=10)[0] == []  # other shards hold none
+    assert store.take_held(Held(first, 100))
+    assert not store.take_held(Held(first, 100))  # taken once: one sender only
+    assert store.held_page(shard, 300, limit=10)[0] == [Held(second, 200), Held(later, 300)]
+
+
+def test_held_notifications_page_through_a_busy_shard(store: Any) -> None:
+    for n in range(5):
+        store.hold(note("p_1", f"o{n}"), release_at=100 + n)
+    seen: list[Held] = []
+    start = None
+    while True:
+        page, start = store.held_page(shard_of("p_1"), 200, limit=2, start=start)
+        seen += page
+        if start is None:
+            break
+    assert [h.notification.occasion for h in seen] == [f"o{n}" for n in range(5)]
 
 
 # Rate limits

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
+from typing import Any
 
-from app.notify.ports import Device, Preferences
+from app.notify.holding import shard_of
+from app.notify.messages import Notification
+from app.notify.ports import Device, Held, Preferences
 
 
 class MemoryNotificationStore:
@@ -14,6 +18,7 @@ class MemoryNotificationStore:
         self._last_reminder: dict[str, int] = {}  # player id -> epoch seconds
         self._last_nudge: dict[str, int] = {}  # game id -> epoch seconds
         self._devices: dict[str, dict[str, Device]] = {}  # player id -> device id -> device
+        self._held: dict[tuple[int, str, str], Held] = {}  # (release_at, player, dedupe id) -> held
 
     def erase_player(self, player_id: str) -> int:
         """The player's `NOTIFY` item (mutes, reminder slot) and devices, as their partition holds them."""
@@ -28,13 +33,18 @@ class MemoryNotificationStore:
     def set_muted(self, player_id: str, muted: bool) -> None:
         with self._lock:
             current = self.preferences(player_id)
-            self._preferences[player_id] = Preferences(muted, current.muted_games)
+            self._preferences[player_id] = replace(current, muted=muted)
 
     def set_game_muted(self, player_id: str, game_id: str, muted: bool) -> None:
         with self._lock:
             current = self.preferences(player_id)
             games = current.muted_games | {game_id} if muted else current.muted_games - {game_id}
-            self._preferences[player_id] = Preferences(current.muted, games)
+            self._preferences[player_id] = replace(current, muted_games=games)
+
+    def save_preferences(self, player_id: str, preferences: Preferences) -> None:
+        with self._lock:
+            current = self.preferences(player_id)
+            self._preferences[player_id] = replace(preferences, muted_games=current.muted_games)
 
     def claim_reminder(self, player_id: str, *, now: int, window_seconds: int) -> bool:
         with self._lock:
@@ -70,3 +80,25 @@ class MemoryNotificationStore:
                 return False
             del self._devices[player_id][device_id]
             return True
+
+    def hold(self, notification: Notification, *, release_at: int) -> None:
+        with self._lock:
+            key = (release_at, notification.player_id, notification.dedupe_id)
+            self._held[key] = Held(notification, release_at)
+
+    def held_page(self, shard: str, now: int, *, limit: int, start: Any = None) -> tuple[list[Held], Any]:
+        due = sorted(k for k in self._held if k[0] <= now and shard_of(k[1]) == shard)
+        if start is not None:
+            due = [k for k in due if k > start]
+        page = due[:limit]
+        return [self._held[k] for k in page], page[-1] if len(due) > limit else None
+
+    def take_held(self, held: Held) -> bool:
+        with self._lock:
+            key = (held.release_at, held.notification.player_id, held.notification.dedupe_id)
+            return self._held.pop(key, None) is not None
+
+    @property
+    def held(self) -> list[Held]:
+        """Everything held now, by release time (for tests)."""
+        return [self._held[k] for k in sorted(self._held)]

@@ -8,7 +8,8 @@ from app.core.schema_base import Schema, doc
 from app.decks.card_images import CardImages
 from app.games.presenters import names_in, round_result
 from app.games.schemas import RoundResultOut
-from app.notify.schemas import DeviceOut
+from app.notify.preferences import NotificationPreferences, to_body
+from app.notify.schemas import DeviceOut, PreferencesOut
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 
@@ -54,8 +55,9 @@ class ExportedSession(Schema):
     last_used_at: str = doc("When its token was last used, to within an hour", STAMP)
 
 
-class ExportedPreferences(Schema):
-    muted: bool = doc("Whether every notification is muted", False)
+class ExportedPreferences(PreferencesOut):
+    """Your notification preferences as `GET /players/me/notifications` shows them, and the game mutes."""
+
     muted_games: list[str] = doc("The games you muted one by one", [GAME_ID])
 
 
@@ -97,7 +99,9 @@ class AccountExport(Schema):
             }
         ],
     )
-    preferences: ExportedPreferences = doc("Your notification mutes", {"muted": False, "muted_games": []})
+    preferences: ExportedPreferences = doc(
+        "Your notification preferences and mutes", {**to_body(NotificationPreferences()), "muted_games": []}
+    )
     games: list[ExportedGame] = doc(
         "Every game you are in or finished: lobbies, games in play, your history",
         [
@@ -154,8 +158,8 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
             for d in data.devices
         ],
         webhooks=[webhook_out(w) for w in data.webhooks],
-        preferences=ExportedPreferences(
-            muted=data.preferences.muted, muted_games=sorted(data.preferences.muted_games)
+        preferences=ExportedPreferences.model_validate(
+            {**to_body(data.preferences), "muted_games": sorted(data.preferences.muted_games)}
         ),
         games=[_game(g, player.player_id, images) for g in data.games],
     )

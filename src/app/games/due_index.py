@@ -79,4 +79,6 @@ def after_sweep(state: GameState, visibility: Visibility, now: int) -> int | Non
     if state.phase is Phase.LOBBY:
         return at_creation(state, visibility, now)
     upcoming = next_due(state, after=now)
-    return None if upcoming is None else upcoming.at
+    # Never later than now + T/2, even when quiet hours pushed the deadline further: a move made after
+    # this sweep starts owed moves whose first point is at or after that (the lower bound above).
+    return None if upcoming is None else min(upcoming.at, now + _half_timeout(state))

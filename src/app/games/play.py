@@ -36,6 +36,7 @@ from app.games.presenters import game as present_game
 from dixit import engine
 from dixit.engine import Applied
 from dixit.moves import Move
+from dixit.quiet_hours import SeatQuiet
 from dixit.settings import Settings
 from dixit.state import RoundResult
 
@@ -141,8 +142,12 @@ def create_game(
     timeout_policy: str | None = None,
     vacation_days: int | None = None,
     key: RequestKey | None = None,
+    host_quiet: SeatQuiet | None = None,
 ) -> Played:
-    """A new game with `player` as host; with `key`, at most once per key (a repeat gets the first answer)."""
+    """A new game with `player` as host; with `key`, at most once per key (a repeat gets the first answer).
+
+    `host_quiet`: the host's quiet hours, which their seat keeps (app.notify.my_preferences).
+    """
     replayed = _replay(services, key)
     if replayed is not None:
         return Played(answer=replayed)
@@ -162,6 +167,7 @@ def create_game(
         host_name=player.name,
         settings=settings,
         seed=secrets.randbits(63),
+        host_quiet=host_quiet,
     )
     now = services.now_iso()
     request_id = new_request_id()

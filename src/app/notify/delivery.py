@@ -1,8 +1,11 @@
 """Delivery use cases: who gets a notification and where, devices, mutes and the rate limits.
 
-Every notification goes to the topic (operators fan out by filter policy) and to the player's devices,
-unless the player muted it. Delivery sees ports only: app.notify.channels.PushChannel (SNS in app.aws.sns)
-and app.notify.ports.NotificationStore (DynamoDB in app.aws.dynamodb.notify).
+Every notification goes to the topic (operators fan out by filter policy) and to each channel the
+player's preferences want for its kind (`app.notify.senders`), unless the player muted it. Inside the
+player's quiet hours nothing is sent: the notification is held (`NotificationStore.hold`) until they
+end, and the sweep releases it then (`app.notify.holding`), dropping a reminder gone stale meanwhile.
+Delivery sees ports only: app.notify.channels.PushChannel (SNS in app.aws.sns) and
+app.notify.ports.NotificationStore (DynamoDB in app.aws.dynamodb.notify).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.ports import Device, NotificationStore
+from app.notify.preferences import Channel, NotificationPreferences
+from app.notify.senders import Sender, channel_senders
+from dixit.quiet_hours import is_quiet, quiet_end
 from dixit.state import GameState
 from dixit.views import waiting_for
 
@@ -34,6 +40,7 @@ class Outcome(StrEnum):
     SENT = "sent"
     MUTED = "muted"
     LIMITED = "limited"
+    HELD = "held"  # inside the player's quiet hours: stored, sent when they end
 
 
 @dataclass(slots=True)
@@ -41,21 +48,35 @@ class Delivery:
     store: NotificationStore
     notifier: PushChannel
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
+    # Empty: the channels built from the two ports alone (device push).
+    senders: dict[Channel, Sender] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.senders:
+            self.senders = channel_senders(None, self.store, self.notifier)
 
     @classmethod
     def of(cls, services: Services, clock: Callable[[], datetime] | None = None) -> Delivery:
         """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
-        return cls(services.notifications, services.push, clock or services.clock)
+        return cls(
+            services.notifications,
+            services.push,
+            clock or services.clock,
+            channel_senders(services, services.notifications, services.push),
+        )
 
     def now_epoch(self) -> int:
         return int(self.clock().timestamp())
 
     def deliver(self, notification: Notification) -> Outcome:
-        """To the topic and to every device of the player, unless they muted this game or everything."""
-        if self.store.preferences(notification.player_id).mutes(notification.game_id):
+        """To the topic and the player's wanted channels, unless muted; held inside their quiet hours."""
+        preferences = self.store.preferences(notification.player_id)
+        if preferences.mutes(notification.game_id):
             count("NotificationsMuted")
             return Outcome.MUTED
-        return self._send(notification)
+        if self._held(notification, preferences):
+            return Outcome.HELD
+        return self._send(notification, preferences)
 
     def deliver_all(self, notifications: Iterable[Notification]) -> Counter[Outcome]:
         return Counter(self.deliver(n) for n in notifications)
@@ -63,13 +84,17 @@ class Delivery:
     def send_reminder(self, notification: Notification) -> Outcome:
         """A scheduled reminder, at most one per player per REMINDER_WINDOW across all games.
 
-        The sweep calls this after its write commits. A muted player's slot is left untouched.
+        The sweep calls this after its write commits. A muted player's slot is left untouched, and so
+        is a sleeping one's: the slot is taken when the held reminder is released.
         """
         if notification.kind is not Kind.REMINDER:
             raise ValueError(f"send_reminder sends reminders, not {notification.kind}")
-        if self.store.preferences(notification.player_id).mutes(notification.game_id):
+        preferences = self.store.preferences(notification.player_id)
+        if preferences.mutes(notification.game_id):
             count("NotificationsMuted")
             return Outcome.MUTED
+        if self._held(notification, preferences):
+            return Outcome.HELD
         if not self.store.claim_reminder(
             notification.player_id,
             now=self.now_epoch(),
@@ -78,23 +103,44 @@ class Delivery:
             count("RemindersLimited")
             logger.info("reminder held back by the limit", extra={"dedupe_id": notification.dedupe_id})
             return Outcome.LIMITED
-        return self._send(notification)
+        return self._send(notification, preferences)
 
-    def _send(self, notification: Notification) -> Outcome:
+    def redeliver(self, notification: Notification) -> Outcome:
+        """A held notification, once its quiet hours ended: through the path it first came by."""
+        if notification.kind is Kind.REMINDER and notification.nudged_by is None:
+            return self.send_reminder(notification)
+        return self.deliver(notification)
+
+    def _held(self, notification: Notification, preferences: NotificationPreferences) -> bool:
+        quiet = preferences.seat_quiet
+        now = self.now_epoch()
+        if quiet is None or not is_quiet(quiet, now):
+            return False
+        self.store.hold(notification, release_at=quiet_end(quiet, now))
+        count("NotificationsHeld")
+        logger.info("held through quiet hours", extra={"dedupe_id": notification.dedupe_id})
+        return True
+
+    def _send(self, notification: Notification, preferences: NotificationPreferences) -> Outcome:
         if not self.notifier.publish(notification):
             logger.info("no notification topic configured", extra=notification.body())
-        for device in self.store.devices(notification.player_id):
-            if not self.notifier.push(device.endpoint_arn, device.platform, notification):
-                self._forget(notification.player_id, device)
-        count(f"Notified_{notification.kind.value}")
+        kind = notification.kind
+        for channel, sender in self.senders.items():
+            if not preferences.wants(channel, kind, notification.game_id):
+                count(f"NotificationsUnwanted_{channel.value}")
+                continue
+            try:
+                sender.send(notification)
+            except Exception:
+                # One channel failing must not cost the others their message; a retry would repeat theirs.
+                logger.exception(
+                    "channel failed", extra={"channel": channel.value, "dedupe_id": notification.dedupe_id}
+                )
+                count(f"ChannelFailures_{channel.value}")
+                continue
+            count(f"Sent_{channel.value}")
+        count(f"Notified_{kind.value}")
         return Outcome.SENT
-
-    def _forget(self, player_id: str, device: Device) -> None:
-        # The platform disabled the endpoint (app uninstalled, token expired): retrying would fail forever.
-        logger.info("removing a disabled push endpoint", extra={"device_id": device.device_id})
-        self.store.delete_device(player_id, device.device_id, endpoint_arn=device.endpoint_arn)
-        self.notifier.delete_endpoint(device.endpoint_arn)
-        count("DevicesRemoved")
 
 
 # Devices

@@ -1,20 +1,16 @@
-"""What notification delivery needs from storage: devices, mutes and the delivery rate limits."""
+"""What notification delivery needs from storage: preferences, devices, mutes and the rate limits."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from app.notify.channels import Platform
+from app.notify.messages import Notification
+from app.notify.preferences import NotificationPreferences
 
-
-@dataclass(frozen=True, slots=True)
-class Preferences:
-    muted: bool = False
-    muted_games: frozenset[str] = frozenset()
-
-    def mutes(self, game_id: str) -> bool:
-        return self.muted or game_id in self.muted_games
+# The older name: every reader of a player's mutes reads the whole preferences now.
+Preferences = NotificationPreferences
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,10 +21,22 @@ class Device:
     registered_at: str
 
 
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A notification held through its player's quiet hours, until `release_at` (epoch seconds)."""
+
+    notification: Notification
+    release_at: int
+
+
 class NotificationStore(Protocol):
     """Devices, mutes and the delivery rate limits."""
 
-    def preferences(self, player_id: str) -> Preferences: ...
+    def preferences(self, player_id: str) -> NotificationPreferences: ...
+
+    def save_preferences(self, player_id: str, preferences: NotificationPreferences) -> None:
+        """Store everything but the per-game mutes (`set_game_muted` owns those, one game at a time)."""
+        ...
 
     def set_muted(self, player_id: str, muted: bool) -> None: ...
 
@@ -50,4 +58,18 @@ class NotificationStore(Protocol):
 
     def delete_device(self, player_id: str, device_id: str, *, endpoint_arn: str | None = None) -> bool:
         """Remove a device; with `endpoint_arn`, only while it still points there (not re-registered)."""
+        ...
+
+    # Held through quiet hours: sharded by player (app.notify.holding.shard_of), ordered by release time.
+
+    def hold(self, notification: Notification, *, release_at: int) -> None:
+        """Keep `notification` until `release_at`; holding the same one again for the same time is a no-op."""
+        ...
+
+    def held_page(self, shard: str, now: int, *, limit: int, start: Any = None) -> tuple[list[Held], Any]:
+        """One page of the shard's held notifications due by `now`, and where the next page starts."""
+        ...
+
+    def take_held(self, held: Held) -> bool:
+        """Remove `held`; True for the one caller that removed it (the one that may send it)."""
         ...

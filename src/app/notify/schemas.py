@@ -46,3 +46,68 @@ class NudgeOut(Schema):
     game_id: str = doc("The game nudged", GAME_ID)
     nudged: list[str] = doc("The players the game waits on, who were reminded", [PLAYER_ID])
     next_nudge_at: str = doc("When this game can be nudged again", STAMP)
+
+
+# Preferences (`GET`/`PUT /players/me/notifications`): the fields' checks with stable codes are in
+# app.notify.preferences, so only the shape is checked here.
+
+_KINDS = "your_turn, reminder, game_over"
+_ALL_KINDS = ["your_turn", "reminder", "game_over"]
+
+
+class QuietHoursIn(Request):
+    start: str = doc("Local time the quiet hours begin, HH:MM", "22:00", max_length=5)
+    end: str = doc("Local time they end, HH:MM (earlier than start: past midnight)", "08:00", max_length=5)
+
+
+class SetPreferences(Request):
+    """A partial update: every field left out keeps its value."""
+
+    muted: bool | None = doc("true: no notifications at all; false: as the channels say", False, default=None)
+    time_zone: str | None = doc(
+        "An IANA time zone name of the tz database (invalid_time_zone otherwise)",
+        "Europe/Paris",
+        default=None,
+        max_length=64,
+    )
+    quiet_hours: QuietHoursIn | None = doc(
+        "Local quiet hours, or null for none: nothing is sent inside them and deadlines move out of them "
+        "(invalid_quiet_hours when start equals end or fewer than 8 waking hours are left)",
+        {"start": "22:00", "end": "08:00"},
+        default=None,
+    )
+    channels: dict[str, list[str]] | None = doc(
+        f"Per channel (email, web_push, device_push) the kinds it gets, among {_KINDS}; channels left "
+        "out keep theirs (invalid_channels otherwise)",
+        {"email": ["your_turn", "game_over"]},
+        default=None,
+        max_length=3,
+    )
+    digest: int | None = doc(
+        "null: no daily digest; else the local hour (0-23) of one daily email listing every game that "
+        "waits on you (invalid_digest otherwise)",
+        8,
+        default=None,
+    )
+
+
+class QuietHoursOut(Schema):
+    start: str = doc("Local time the quiet hours begin", "22:00")
+    end: str = doc("Local time they end", "08:00")
+
+
+class ChannelsOut(Schema):
+    email: list[str] = doc("What email brings", _ALL_KINDS)
+    web_push: list[str] = doc("What the web client's push brings", _ALL_KINDS)
+    device_push: list[str] = doc("What the phone apps' push brings", _ALL_KINDS)
+
+
+class PreferencesOut(Schema):
+    muted: bool = doc("Whether every notification is muted", False)
+    time_zone: str = doc("The IANA time zone quiet hours, deadlines and the digest hour are read in", "UTC")
+    quiet_hours: QuietHoursOut | None = doc("Local quiet hours, or null for none", None)
+    channels: ChannelsOut = doc(
+        "Per channel the kinds it gets",
+        {"email": _ALL_KINDS, "web_push": _ALL_KINDS, "device_push": _ALL_KINDS},
+    )
+    digest: int | None = doc("The local hour of the daily digest email, or null for none", None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
@@ -30,6 +30,7 @@ from app.games.schemas import (
     Rounds,
     TakeVacation,
 )
+from app.notify import my_preferences
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (
@@ -85,6 +86,7 @@ def create(
         timeout_policy=body.timeout_policy.value,
         vacation_days=body.vacation_days,
         key=request_key(request, player, key, body),
+        host_quiet=my_preferences.seat_quiet_of(adapters, player.player_id),
     )
     answer = game_answer(adapters, made, player.player_id, status=201)
     # A replayed answer is the stored body, so the id comes from the body either way.
@@ -278,11 +280,15 @@ def _play(
 ) -> Response[GameOut]:
     """Every move route: apply at most once per Idempotency-Key, under If-Match, and show the result."""
     checked = check_game_id(game_id)
+    move = route.make(player, body)
+    if isinstance(move, moves.Join):
+        # The seat carries the player's quiet hours, so the deadlines it owes avoid their nights.
+        move = replace(move, quiet=my_preferences.seat_quiet_of(adapters, player.player_id))
     played = games.play(
         adapters,
         player,
         checked,
-        route.make(player, body),
+        move,
         expected_version=expected_version(if_match, checked, player.player_id),
         invite_code=route.invite_code(body),
         key=request_key(request, player, key, body),

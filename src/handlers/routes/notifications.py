@@ -12,17 +12,20 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from app.core.services import Services
 from app.games import keyed
 from app.games import play as games
-from app.notify import delivery
+from app.notify import delivery, my_preferences
 from app.notify.delivery import Delivery
 from app.notify.ports import Device
+from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import (
     DEVICE_ID_PATTERN,
     DeviceOut,
     Devices,
     MutedOut,
     NudgeOut,
+    PreferencesOut,
     RegisterDevice,
     SetMuted,
+    SetPreferences,
 )
 from handlers.http import (
     BEARER,
@@ -105,16 +108,34 @@ def delete_device(device_id: DeviceId, player: Caller, adapters: Adapters) -> Re
     return done()
 
 
+def _preferences_out(preferences: NotificationPreferences) -> PreferencesOut:
+    return PreferencesOut.model_validate(to_body(preferences))
+
+
+@router.get(
+    "/players/me/notifications",
+    tags=["notifications"],
+    summary="Your notification preferences (the defaults until you change them)",
+    security=BEARER,
+    **answers({200: {"description": "Your preferences"}}, 401),
+)
+def get_my_notifications(player: Caller, adapters: Adapters) -> Response[PreferencesOut]:
+    return json_response(_preferences_out(my_preferences.show(adapters, player)))
+
+
 @router.put(
     "/players/me/notifications",
     tags=["notifications"],
-    summary="Mute or unmute every notification",
+    summary="Change your notification preferences: mute, time zone, quiet hours, channels, digest "
+    "(fields left out keep their value)",
     security=BEARER,
-    **answers({200: {"description": "Saved"}}, 400, 401, 413, 415),
+    **answers({200: {"description": "Saved: all your preferences"}}, 400, 401, 413, 415),
 )
-def put_my_notifications(body: SetMuted, player: Caller, adapters: Adapters) -> Response[MutedOut]:
-    delivery.set_muted(_delivery(adapters), player, body.muted)
-    return json_response(MutedOut(muted=body.muted))
+def put_my_notifications(
+    body: SetPreferences, player: Caller, adapters: Adapters
+) -> Response[PreferencesOut]:
+    changes = body.model_dump(mode="json", include=body.model_fields_set)
+    return json_response(_preferences_out(my_preferences.change(adapters, player, changes)))
 
 
 @router.put(

@@ -11,12 +11,17 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
+from app.notify import holding
 from app.notify.channels import Platform
-from app.notify.ports import Device, Preferences
+from app.notify.messages import Kind, Notification
+from app.notify.ports import Device, Held
+from app.notify.preferences import DEFAULT_TIME_ZONE, Channel, NotificationPreferences, all_channels
+from dixit.quiet_hours import QuietHours
 
 NOTIFY_SK = "NOTIFY"
 NUDGE_SK = "NUDGE"
 DEVICE_PREFIX = "DEVICE#"
+HELD_PREFIX = "HELD#"
 
 
 def _player_pk(player_id: str) -> dict[str, Any]:
@@ -40,16 +45,61 @@ def _device_from_item(item: dict[str, Any]) -> Device:
     )
 
 
-class DynamoNotificationStore(TableAdapter):
-    # Mutes
+def _preferences_from_item(item: dict[str, Any]) -> NotificationPreferences:
+    # Items written before the preferences grew have only the mutes: the rest is the defaults.
+    channels = all_channels()
+    for name, kinds in item.get("channels", {}).get("M", {}).items():
+        channels[Channel(name)] = frozenset(Kind(k["S"]) for k in kinds.get("L", []))
+    quiet = item.get("quiet_hours", {}).get("L")
+    digest = item.get("digest_hour", {}).get("N")
+    return NotificationPreferences(
+        muted=bool(item.get("muted", {}).get("BOOL", False)),
+        muted_games=frozenset(item.get("muted_games", {}).get("SS", [])),
+        time_zone=item.get("time_zone", {}).get("S", DEFAULT_TIME_ZONE),
+        quiet_hours=None if quiet is None else QuietHours.parse(quiet[0]["S"], quiet[1]["S"]),
+        channels=channels,
+        digest_hour=None if digest is None else int(digest),
+    )
 
-    def preferences(self, player_id: str) -> Preferences:
+
+class DynamoNotificationStore(TableAdapter):
+    # Preferences and mutes
+
+    def preferences(self, player_id: str) -> NotificationPreferences:
         item = self.client.get_item(TableName=self.table_name, Key=_notify_key(player_id)).get("Item")
-        if item is None:
-            return Preferences()
-        return Preferences(
-            muted=bool(item.get("muted", {}).get("BOOL", False)),
-            muted_games=frozenset(item.get("muted_games", {}).get("SS", [])),
+        return NotificationPreferences() if item is None else _preferences_from_item(item)
+
+    def save_preferences(self, player_id: str, preferences: NotificationPreferences) -> None:
+        # One update of the named attributes: the per-game mutes and the rate-limit slots stay as they are.
+        hours = preferences.quiet_hours
+        values: dict[str, Any] = {
+            ":muted": {"BOOL": preferences.muted},
+            ":tz": {"S": preferences.time_zone},
+            ":channels": {
+                "M": {
+                    channel.value: {"L": [{"S": k.value} for k in sorted(kinds)]}
+                    for channel, kinds in preferences.channels.items()
+                }
+            },
+        }
+        sets = ["muted = :muted", "time_zone = :tz", "channels = :channels"]
+        removes = []
+        if hours is None:
+            removes.append("quiet_hours")
+        else:
+            sets.append("quiet_hours = :quiet")
+            values[":quiet"] = {"L": [{"S": hours.start_text}, {"S": hours.end_text}]}
+        if preferences.digest_hour is None:
+            removes.append("digest_hour")
+        else:
+            sets.append("digest_hour = :digest")
+            values[":digest"] = {"N": str(preferences.digest_hour)}
+        expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
+        self.client.update_item(
+            TableName=self.table_name,
+            Key=_notify_key(player_id),
+            UpdateExpression=expression,
+            ExpressionAttributeValues=values,
         )
 
     def set_muted(self, player_id: str, muted: bool) -> None:
@@ -161,3 +211,57 @@ class DynamoNotificationStore(TableAdapter):
                 return False
             raise
         return True
+
+    # Held through quiet hours: `HELD#<shard>` partitions, sorted by release time then player and message.
+
+    def hold(self, notification: Notification, *, release_at: int) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                **_held_key(notification, release_at),
+                "notification": {"S": holding.to_json(notification)},
+                "release_at": {"N": str(release_at)},
+                "expires_at": {"N": str(release_at + holding.HELD_TTL_AFTER_RELEASE)},
+            },
+        )
+
+    def held_page(self, shard: str, now: int, *, limit: int, start: Any = None) -> tuple[list[Held], Any]:
+        kwargs: dict[str, Any] = {"ExclusiveStartKey": start} if start else {}
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk <= :upto",
+            # "~" sorts after every character of an id: everything released at `now` is in.
+            ExpressionAttributeValues={
+                ":pk": {"S": f"{HELD_PREFIX}{shard}"},
+                ":upto": {"S": f"{now:010d}#~"},
+            },
+            Limit=limit,
+            ConsistentRead=True,
+            **kwargs,
+        )
+        found = [
+            Held(holding.from_json(item["notification"]["S"]), int(item["release_at"]["N"]))
+            for item in response.get("Items", [])
+        ]
+        return found, response.get("LastEvaluatedKey")
+
+    def take_held(self, held: Held) -> bool:
+        try:
+            self.client.delete_item(
+                TableName=self.table_name,
+                Key=_held_key(held.notification, held.release_at),
+                ConditionExpression="attribute_exists(pk)",
+            )
+        except ClientError as error:
+            if is_conditional_failure(error):
+                return False
+            raise
+        return True
+
+
+def _held_key(notification: Notification, release_at: int) -> dict[str, Any]:
+    shard = holding.shard_of(notification.player_id)
+    return {
+        "pk": {"S": f"{HELD_PREFIX}{shard}"},
+        "sk": {"S": f"{release_at:010d}#{notification.player_id}#{notification.dedupe_id}"},
+    }

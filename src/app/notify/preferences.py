@@ -1,0 +1,151 @@
+"""A player's notification preferences: mutes, time zone, quiet hours, the kinds each channel gets, digest.
+
+The model every channel consults (`NotificationPreferences.wants`) and the parsing of the API's partial
+update (`updated`), which raises InvalidInput with a stable code for each field that cannot be kept.
+The API shape (`GET`/`PUT /players/me/notifications`) is `to_body`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from app.core.errors import InvalidInput
+from app.notify.messages import Kind
+from dixit.quiet_hours import InvalidQuietHours, QuietHours, SeatQuiet, UnknownTimeZone, zone
+
+
+class Channel(StrEnum):
+    EMAIL = "email"
+    WEB_PUSH = "web_push"
+    DEVICE_PUSH = "device_push"  # the native apps' devices, through SNS
+
+
+# The kinds a player chooses per channel, in the order the API lists them.
+CHOOSABLE_KINDS: tuple[Kind, ...] = (Kind.YOUR_TURN, Kind.REMINDER, Kind.GAME_OVER)
+# A timeout is news about a turn: it goes wherever the player wants to hear that it is their turn.
+_FOLLOWS = {Kind.TIMEOUT: Kind.YOUR_TURN}
+DEFAULT_TIME_ZONE = "UTC"
+
+
+def all_channels() -> dict[Channel, frozenset[Kind]]:
+    return {channel: frozenset(CHOOSABLE_KINDS) for channel in Channel}
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationPreferences:
+    muted: bool = False
+    muted_games: frozenset[str] = frozenset()
+    time_zone: str = DEFAULT_TIME_ZONE
+    quiet_hours: QuietHours | None = None
+    # Every channel is listed; one the player emptied gets nothing.
+    channels: Mapping[Channel, frozenset[Kind]] = field(default_factory=all_channels, hash=False)
+    digest_hour: int | None = None  # local hour of the daily digest email; None: no digest
+
+    def mutes(self, game_id: str) -> bool:
+        return self.muted or game_id in self.muted_games
+
+    def wants(self, channel: Channel, kind: Kind, game_id: str) -> bool:
+        """Whether `kind` about `game_id` may go to `channel` (quiet hours aside: delivery holds those)."""
+        if self.mutes(game_id):
+            return False
+        return _FOLLOWS.get(kind, kind) in self.channels.get(channel, frozenset())
+
+    @property
+    def seat_quiet(self) -> SeatQuiet | None:
+        """What the rules keep on each of the player's seats to shift deadlines; None without quiet hours."""
+        return None if self.quiet_hours is None else SeatQuiet(self.time_zone, self.quiet_hours)
+
+
+# Parsing the API's partial update
+
+
+def check_time_zone(value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput("invalid_time_zone", "time_zone must be an IANA name such as Europe/Paris")
+    try:
+        zone(value)
+    except UnknownTimeZone:
+        raise InvalidInput(
+            "invalid_time_zone", f"{value[:64]!r} is not a time zone of the tz database (e.g. Europe/Paris)"
+        ) from None
+    return value
+
+
+def parse_quiet_hours(value: object) -> QuietHours | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or set(value) != {"start", "end"}:
+        raise InvalidInput(
+            "invalid_quiet_hours", 'quiet_hours must be null or {"start": "HH:MM", "end": "HH:MM"}'
+        )
+    start, end = value["start"], value["end"]
+    if not isinstance(start, str) or not isinstance(end, str):
+        raise InvalidInput("invalid_quiet_hours", "quiet_hours start and end must be times as HH:MM")
+    try:
+        return QuietHours.parse(start, end)
+    except InvalidQuietHours as error:
+        raise InvalidInput("invalid_quiet_hours", str(error)) from None
+
+
+def parse_channels(
+    value: object, current: Mapping[Channel, frozenset[Kind]]
+) -> dict[Channel, frozenset[Kind]]:
+    """The channels named in `value` replaced, the others kept (a partial update, like the rest)."""
+    names = [c.value for c in Channel]
+    if not isinstance(value, Mapping):
+        raise InvalidInput("invalid_channels", f"channels must be an object with keys among {names}")
+    kinds = [k.value for k in CHOOSABLE_KINDS]
+    merged = dict(current)
+    for name, chosen in value.items():
+        if name not in names:
+            raise InvalidInput("invalid_channels", f"unknown channel {str(name)[:32]!r}: use {names}")
+        if not isinstance(chosen, list) or not all(isinstance(k, str) and k in kinds for k in chosen):
+            raise InvalidInput("invalid_channels", f"channels.{name} must be a list of kinds among {kinds}")
+        if len(set(chosen)) != len(chosen):
+            raise InvalidInput("invalid_channels", f"channels.{name} lists a kind twice")
+        merged[Channel(name)] = frozenset(Kind(k) for k in chosen)
+    return merged
+
+
+def parse_digest(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 23:
+        raise InvalidInput("invalid_digest", "digest must be null (off) or a local hour 0-23")
+    return value
+
+
+def updated(current: NotificationPreferences, changes: Mapping[str, object]) -> NotificationPreferences:
+    """`current` with the fields `changes` names (the others keep their value); InvalidInput if any is bad."""
+    found = current
+    if "muted" in changes:
+        muted = changes["muted"]
+        if not isinstance(muted, bool):
+            raise InvalidInput("invalid_muted", "muted must be true or false")
+        found = replace(found, muted=muted)
+    if "time_zone" in changes:
+        found = replace(found, time_zone=check_time_zone(changes["time_zone"]))
+    if "quiet_hours" in changes:
+        found = replace(found, quiet_hours=parse_quiet_hours(changes["quiet_hours"]))
+    if "channels" in changes:
+        found = replace(found, channels=parse_channels(changes["channels"], found.channels))
+    if "digest" in changes:
+        found = replace(found, digest_hour=parse_digest(changes["digest"]))
+    return found
+
+
+def to_body(preferences: NotificationPreferences) -> dict[str, object]:
+    """The API shape of `GET`/`PUT /players/me/notifications`."""
+    hours = preferences.quiet_hours
+    return {
+        "muted": preferences.muted,
+        "time_zone": preferences.time_zone,
+        "quiet_hours": None if hours is None else {"start": hours.start_text, "end": hours.end_text},
+        "channels": {
+            channel.value: [k.value for k in CHOOSABLE_KINDS if k in preferences.channels.get(channel, ())]
+            for channel in Channel
+        },
+        "digest": preferences.digest_hour,
+    }
