@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from tests.simulation import Season, played_in_memory, run_in_memory
@@ -56,3 +57,14 @@ def test_the_season_sees_on_the_stream_every_player_the_sweep_timed_out() -> Non
     played = played_in_memory(Season(games=8, seed=3))
     assert played.tally.players_timed_out > 0
     assert len(played.tally.timed_out) == played.tally.players_timed_out
+
+
+def test_nobody_is_told_of_a_move_or_timed_out_in_the_quiet_hours_they_set() -> None:
+    season = Season(games=8, seed=3, quiet_share=0.5)
+    told = run_in_memory(season)
+    assert told["players_with_quiet_hours"] > 0
+    assert told["messages_in_quiet_hours"] == {}
+    assert told["timeouts_in_quiet_hours"] == 0
+    # The same sleepers, their quiet hours never set: the count sees what reaches them at night.
+    untold = run_in_memory(replace(season, quiet_hours_set=False))
+    assert sum(untold["messages_in_quiet_hours"].values()) > 0

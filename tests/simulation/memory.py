@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -21,9 +22,11 @@ from app.core.telemetry import logger, metrics
 from app.games import play as games
 from app.games.ports import GameWrite
 from app.games.schemas import CreateClassicGame, CreateOdysseyGame
+from app.notify import my_preferences
 from app.notify.delivery import Delivery
 from app.players import accounts
 from app.sweep import sweep
+from dixit import moves
 from dixit.errors import DixitError
 from dixit.state import GameState, Phase
 from handlers.game_stream import consume
@@ -109,6 +112,7 @@ class MemoryWorld:
             move_timeout_hours=asked.move_timeout_hours,
             timeout_policy=asked.timeout_policy.value,
             vacation_days=asked.vacation_days,
+            host_quiet=my_preferences.seat_quiet_of(self.services, host_id),
         )
         assert made.record is not None
         return made.record.game_id, made.record.invite_code
@@ -116,6 +120,9 @@ class MemoryWorld:
     def join(self, player_id: str, game_id: str, invite_code: str) -> None:
         refused = self.move(player_id, game_id, "join", {"invite_code": invite_code})
         assert refused is None, refused
+
+    def set_preferences(self, player_id: str, body: dict[str, Any]) -> None:
+        my_preferences.change(self.services, self.players[player_id], body)
 
     def start(self, host_id: str, game_id: str) -> None:
         player = self.players[host_id]
@@ -129,13 +136,11 @@ class MemoryWorld:
         player, chosen = self.players[player_id], ROUTES[route]
         try:
             parsed = TypeAdapter(chosen.body).validate_python(body) if chosen.body is not None else None
-            games.play(
-                self.services,
-                player,
-                game_id,
-                chosen.make(player, parsed),
-                invite_code=chosen.invite_code(parsed),
-            )
+            move = chosen.make(player, parsed)
+            if isinstance(move, moves.Join):
+                # As the route does: the seat carries the player's quiet hours.
+                move = replace(move, quiet=my_preferences.seat_quiet_of(self.services, player_id))
+            games.play(self.services, player, game_id, move, invite_code=chosen.invite_code(parsed))
         except (AppError, DixitError) as refused:
             return refused.code
         except ValidationError:

@@ -42,7 +42,8 @@ class Season:
     target_score: int = 15
     max_days: int = 365
     timeout_policy: str | None = None  # None: the default a new game gets
-    quiet_share: float = 0.0  # players who keep quiet hours (nights.py) and sleep through them
+    quiet_share: float = 0.3  # players who keep quiet hours and sleep through them (nights.py)
+    quiet_hours_set: bool = True  # they set them in their preferences (False: the app never knows)
     # Absences and the host's remedies (0: never), drawn from their own stream:
     vacation_chance: float = 0.02  # an answering player, told it is their turn, first declares a vacation
     vacation_days: int = 4  # of 1 to this many days
@@ -111,6 +112,9 @@ class World(Protocol):
         """A new game (POST /games body): its id and invite code."""
 
     def join(self, player_id: str, game_id: str, invite_code: str) -> None: ...
+
+    def set_preferences(self, player_id: str, body: dict[str, Any]) -> None:
+        """PUT /players/me/notifications with `body`."""
 
     def start(self, host_id: str, game_id: str) -> None: ...
 

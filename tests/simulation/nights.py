@@ -1,8 +1,9 @@
 """The simulated players' nights: some keep quiet hours in their own time zone and sleep through them.
 
-The model's own reckoning (zoneinfo), not the app's: the season counts what reached a player, or timed
-them out, while the model says they were asleep. A sleeper never answers at night: an answer that would
-fall in their quiet hours comes a little after they end.
+They set them through PUT /players/me/notifications. The model reckons their nights on its own
+(zoneinfo), not with the app's code: the season counts what reached a player, or timed them out, while
+the model says they were asleep (the target is none). A sleeper never answers at night: an answer that
+would fall in their quiet hours comes a little after they end.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class Night:
     time_zone: str
     start: str  # local "HH:MM"
     end: str
+
+    def preferences(self) -> dict[str, object]:
+        """What the player sets through PUT /players/me/notifications."""
+        return {"time_zone": self.time_zone, "quiet_hours": {"start": self.start, "end": self.end}}
 
     def _local(self, at: int) -> datetime:
         return datetime.fromtimestamp(at, UTC).astimezone(ZoneInfo(self.time_zone))

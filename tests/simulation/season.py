@@ -39,6 +39,8 @@ def play(world: World, season: Season) -> Played:
     pool = [world.register(f"P{i}") for i in range(max(8, int(sum(table_sizes) * 0.8)))]
     silent = frozenset(rng.sample(pool, int(len(pool) * season.silent_share)))
     nights = nights_for(pool, season.quiet_share, season.seed)
+    for player_id, night in nights.items() if season.quiet_hours_set else ():
+        world.set_preferences(player_id, night.preferences())
     newcomers: list[str] = []
 
     # (when, order, game_id, player_id, action): a player opens the game and plays what they owe (OPEN),

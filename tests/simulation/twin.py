@@ -217,6 +217,10 @@ class TwinWorld:
         joined = self.clients[player_id].post(f"/games/{game_id}/join", {"invite_code": invite_code})
         assert joined.status == 200, joined.raw
 
+    def set_preferences(self, player_id: str, body: dict[str, Any]) -> None:
+        saved = self.clients[player_id].put("/players/me/notifications", body)
+        assert saved.status == 200, saved.raw
+
     def start(self, host_id: str, game_id: str) -> None:
         started = self.clients[host_id].post(f"/games/{game_id}/start")
         assert started.status == 200, started.raw
