@@ -8,7 +8,8 @@ from tests.simulation import Season, aws_twin, most_reminders_in_12_hours, run_i
 def test_a_small_season_over_the_twin_finishes_every_game_and_reports_what_the_season_in_memory_reports() -> (
     None
 ):
-    season = Season(games=3, seed=11, timeout_hours=24, target_score=8)
+    # A seed whose three games see each remedy at least once (the same seed plays the same season).
+    season = Season(games=3, seed=14, timeout_hours=24, target_score=8)
     with aws_twin():
         report = run_on_twin(season)
     assert report["games_finished"] == report["games"] == 3
