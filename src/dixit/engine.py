@@ -21,6 +21,7 @@ from dixit.moves import (
     Leave,
     Move,
     OfferSeat,
+    RemovePlayer,
     Start,
     Submit,
     TakeSeat,
@@ -138,6 +139,8 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
             _extend(new, move, now)
         case OfferSeat():
             _offer_seat(new, move, now)
+        case RemovePlayer():
+            _remove_player(new, move)
         case TakeSeat():
             new = _take_seat(new, move)
             joined, left = (move.player_id,), (move.seat_id,)
@@ -145,6 +148,8 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
             assert_never(move)
     new.version += 1
     game_finished = new.phase is Phase.FINISHED and state.phase is not Phase.FINISHED
+    # A removed seat leaves at the end of a round, whichever move ended it.
+    left = (*left, *(pid for pid in state.player_ids if new.player(pid) is None and pid not in left))
     return Applied(new, finished, joined, left, game_finished, timed_out)
 
 
@@ -454,16 +459,82 @@ def _extend(state: GameState, move: Extend, now: int) -> None:
     rnd.extended[move.for_id] = EXTENSION_SECONDS
 
 
-def _offer_seat(state: GameState, move: OfferSeat, now: int) -> None:
+def _require_timed_out_seat(state: GameState, host_id: str, seat_id: str) -> None:
+    """What the host's controls need: a game in play, the host asking, another player who timed out
+    (and has not moved since), whose seat is not leaving already."""
     _require_phase(state, *IN_PLAY)
-    _require_member(state, move.player_id)
-    if move.player_id != state.host_id:
-        raise IllegalMoveError("not_host", "only the host can offer a seat")
-    seat = _require_member(state, move.seat_id)
-    if move.seat_id == move.player_id:
-        raise IllegalMoveError("own_seat", "the host cannot offer their own seat")
+    _require_member(state, host_id)
+    if host_id != state.host_id:
+        raise IllegalMoveError("not_host", "only the host can offer or remove a seat")
+    seat = _require_member(state, seat_id)
+    if seat_id == host_id:
+        raise IllegalMoveError("own_seat", "the host cannot offer or remove their own seat")
     if seat.missed < 1:
-        raise IllegalMoveError("not_timed_out", "a seat can be offered once its player has timed out")
+        raise IllegalMoveError("not_timed_out", "a seat can be offered or removed once its player timed out")
+    if seat_id in state.leaving:
+        raise IllegalMoveError("already_leaving", "that player is already leaving the table")
+
+
+def _remove_player(state: GameState, move: RemovePlayer) -> None:
+    """Removal follows the rules for leaving, which in a started game means at the end of the round: the
+    round's cards, hands and table sizes stay as dealt, and the seat follows the timeout policy until
+    then. The table never drops below the minimum: offer the seat instead."""
+    _require_timed_out_seat(state, move.player_id, move.seat_id)
+    if len(state.players) - len(state.leaving) - 1 < MIN_PLAYERS:
+        raise IllegalMoveError(
+            "too_few_players", f"a game needs at least {MIN_PLAYERS} players: offer the seat instead"
+        )
+    state.leaving.append(move.seat_id)
+    state.offered.pop(move.seat_id, None)
+
+
+def _drop_leavers(state: GameState, storyteller_id: str) -> str:
+    """Take the leaving seats off the table between rounds; the next storyteller after `storyteller_id`.
+
+    Their hands go to the discard (derived from where the cards are not), their scores with them.
+    """
+    ids = state.player_ids
+    start = ids.index(storyteller_id)
+    following = [ids[(start + step) % len(ids)] for step in range(1, len(ids) + 1)]
+    next_id = next(pid for pid in following if pid not in state.leaving)
+    if state.leaving:
+        gone = set(state.leaving)
+        state.players = [p for p in state.players if p.player_id not in gone]
+        for pid in gone:
+            state.hands.pop(pid, None)
+            state.offered.pop(pid, None)
+        state.leaving = []
+        if state.last_round is not None:
+            # The game item names players by seat, so the last reveal keeps only seated ones (the round's
+            # full reveal stays in the history, which names players by id).
+            last = state.last_round
+            # A departed storyteller takes the last reveal with them: there is no seat to name.
+            state.last_round = None if last.storyteller_id in gone else _without(last, gone)
+    return next_id
+
+
+def _without(result: RoundResult, gone: set[str]) -> RoundResult:
+    return RoundResult(
+        number=result.number,
+        storyteller_id=result.storyteller_id,
+        clue=result.clue,
+        storyteller_card=result.storyteller_card,
+        cards=tuple(
+            CardResult(
+                c.card_id,
+                "" if c.owner_id in gone else c.owner_id,
+                tuple(v for v in c.voter_ids if v not in gone),
+                c.autoplayed,
+            )
+            for c in result.cards
+        ),
+        points={pid: p for pid, p in result.points.items() if pid not in gone},
+        autovoted=tuple(v for v in result.autovoted if v not in gone),
+    )
+
+
+def _offer_seat(state: GameState, move: OfferSeat, now: int) -> None:
+    _require_timed_out_seat(state, move.player_id, move.seat_id)
     if move.seat_id in state.offered:
         raise IllegalMoveError("already_offered", "that seat is already offered")
     state.offered[move.seat_id] = now
@@ -521,8 +592,8 @@ def _pass_role(state: GameState, now: int) -> None:
     if _idle_too_long(state):
         _finish_game(state, EndReason.ABANDONED, EndNote.NO_ROUND_SCORED)
         return
-    next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(state.players)
-    state.round = Round(number=rnd.number, storyteller_id=state.players[next_seat].player_id, since=now)
+    next_id = _drop_leavers(state, rnd.storyteller_id)
+    state.round = Round(number=rnd.number, storyteller_id=next_id, since=now)
     state.phase = Phase.STORYTELLING
     _skip_away(state, now)
 
@@ -594,11 +665,12 @@ def _finish_round(state: GameState, now: int) -> RoundResult:
         _finish_game(state, EndReason.TARGET_SCORE)
     elif _idle_too_long(state):
         _finish_game(state, EndReason.ABANDONED, EndNote.NO_ROUND_SCORED)
-    elif not _refill(state):
-        _finish_game(state, EndReason.DECK_EXHAUSTED)
     else:
-        next_seat = (state.seat_of(rnd.storyteller_id) + 1) % len(players)
-        state.round = Round(number=rnd.number + 1, storyteller_id=players[next_seat], since=now)
+        next_id = _drop_leavers(state, rnd.storyteller_id)
+        if not _refill(state):
+            _finish_game(state, EndReason.DECK_EXHAUSTED)
+            return result
+        state.round = Round(number=rnd.number + 1, storyteller_id=next_id, since=now)
         state.phase = Phase.STORYTELLING
         _skip_away(state, now)
     return result

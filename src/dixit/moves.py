@@ -84,4 +84,25 @@ class TakeSeat:
     seat_id: str
 
 
-Move = Join | Leave | Start | GiveClue | Submit | Vote | Timeout | Vacation | Extend | OfferSeat | TakeSeat
+@dataclass(frozen=True, slots=True)
+class RemovePlayer:
+    """The host removes `seat_id`, who timed out: their seat leaves the table when the round ends."""
+
+    player_id: str
+    seat_id: str
+
+
+Move = (
+    Join
+    | Leave
+    | Start
+    | GiveClue
+    | Submit
+    | Vote
+    | Timeout
+    | Vacation
+    | Extend
+    | OfferSeat
+    | TakeSeat
+    | RemovePlayer
+)

@@ -241,6 +241,8 @@ class GameState:
     offered: dict[str, int] = field(default_factory=dict)
     # Seats' quiet hours (copied from their preferences): deadlines owed by them avoid their nights.
     quiet: dict[str, SeatQuiet] = field(default_factory=dict)
+    # Seats the host removed: they leave the table when the current round ends (autoplayed meanwhile).
+    leaving: list[str] = field(default_factory=list)
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
@@ -374,17 +376,22 @@ class GameState:
                 "clue": last.clue,
                 "card": index[last.storyteller_card],
                 "table": [index[c.card_id] for c in last.cards],
-                "owners": [seat[c.owner_id] for c in last.cards],
+                # -1: a player who left since (a removed seat), whose votes and points are dropped.
+                "owners": [seat.get(c.owner_id, -1) for c in last.cards],
                 "votes": [
                     [i for i, c in enumerate(last.cards) if pid in c.voter_ids] for pid in self.player_ids
                 ],
-                "points": [last.points[pid] for pid in self.player_ids],
+                "points": [last.points.get(pid, 0) for pid in self.player_ids],
                 **(
                     {"auto": [i for i, c in enumerate(last.cards) if c.autoplayed]}
                     if any(c.autoplayed for c in last.cards)
                     else {}
                 ),
-                **({"autov": [seat[pid] for pid in last.autovoted]} if last.autovoted else {}),
+                **(
+                    {"autov": [seat[pid] for pid in last.autovoted if pid in seat]}
+                    if any(pid in seat for pid in last.autovoted)
+                    else {}
+                ),
             },
         }
         if not self.player_ids or self.host_id != self.player_ids[0]:
@@ -402,6 +409,8 @@ class GameState:
         quiet = {pid: q.to_list() for pid, q in self.quiet.items() if pid in seat}
         if quiet:
             out["quiet"] = quiet
+        if self.leaving:
+            out["leaving"] = [seat[pid] for pid in self.leaving]
         return out
 
     @classmethod
@@ -462,7 +471,7 @@ class GameState:
                 cards=tuple(
                     CardResult(
                         card,
-                        ids[owner],
+                        ids[owner] if owner >= 0 else "",
                         tuple(pid for pid, voted in zip(ids, last["votes"], strict=True) if i in voted),
                         i in last.get("auto", ()),
                     )
@@ -477,6 +486,7 @@ class GameState:
             end_note=None if data.get("end_note") is None else EndNote(data["end_note"]),
             offered={ids[s]: int(at) for s, at in data.get("offered", ())},
             quiet={pid: SeatQuiet.from_list(q) for pid, q in data.get("quiet", {}).items() if pid in ids},
+            leaving=[ids[s] for s in data.get("leaving", ())],
         )
 
     def to_json(self) -> str:
@@ -526,6 +536,7 @@ class GameState:
             end_note=self.end_note,
             offered=dict(self.offered),
             quiet=dict(self.quiet),  # SeatQuiet is immutable
+            leaving=list(self.leaving),
         )
 
 

@@ -49,6 +49,8 @@ class PlayerView:
     vacation_days_left: int = 0
     # The host offered this seat to a newcomer.
     offered: bool = False
+    # The host removed this player: their seat leaves the table when the round ends.
+    leaving: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +228,7 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
                 p.vacation_until or None,
                 state.settings.vacation_days - p.vacation_days_used,
                 p.player_id in state.offered,
+                p.player_id in state.leaving,
             )
             for p in state.players
         ),

@@ -157,11 +157,35 @@ def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeCl
             )
             clients[pid].post(f"/games/{game_id}/votes", {"card_ids": [choice]})
     assert view(players[0], game_id)["phase"] == "finished"
+    invited = view(players[1], game_id)["rematch_game_id"]
     one = players[1].post(f"/games/{game_id}/rematch")
     two = players[2].post(f"/games/{game_id}/rematch")
     assert one.status == two.status == 200, (one.raw, two.raw)
-    assert one.body["game_id"] == two.body["game_id"] != game_id
+    assert one.body["game_id"] == two.body["game_id"] == invited != game_id
     assert one.headers["Location"].endswith(f"/games/{one.body['game_id']}")
     assert [p["player_id"] for p in two.body["players"]] == [players[1].player_id, players[2].player_id]
     assert two.body["phase"] == "lobby"
     assert_problem(players[5].post(f"/games/{game_id}/rematch"), 403, "not_a_member")
+
+
+def test_the_host_removes_a_player_who_timed_out_and_the_seat_leaves_when_the_round_ends(
+    players: list[Client], clock: FakeClock
+) -> None:
+    host = players[0]
+    game_id, _, others = clued(players[:5])
+    silent = next(c for c in others if c is not host)
+    assert_problem(
+        host.post(f"/games/{game_id}/remove-player", {"player_id": silent.player_id}), 409, "not_timed_out"
+    )
+    for client in others:
+        if client is not silent:
+            client.post(f"/games/{game_id}/submissions", {"card_ids": hand(client, game_id)[:1]})
+    sweep_at(T0 + timedelta(hours=5))
+    reply = host.post(f"/games/{game_id}/remove-player", {"player_id": silent.player_id})
+    assert reply.status == 200, reply.raw
+    assert next(p for p in reply.body["players"] if p["player_id"] == silent.player_id)["leaving"]
+    assert_problem(
+        silent.post(f"/games/{game_id}/remove-player", {"player_id": host.player_id}), 403, "not_host"
+    )
+    sweep_at(T0 + timedelta(hours=10))
+    assert silent.player_id not in [p["player_id"] for p in view(host, game_id)["players"]]

@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dixit.errors import IllegalMoveError
+from dixit.bots import RandomBot
+from dixit.cards import OFFICIAL_DECKS
+from dixit.errors import DixitError, IllegalMoveError
 from dixit.limits import DEFAULT_VACATION_DAYS, EXTENSION_SECONDS
-from dixit.moves import Extend, OfferSeat, Submit, TakeSeat, Timeout, Vacation
+from dixit.moves import Extend, Join, Move, OfferSeat, RemovePlayer, Submit, TakeSeat, Timeout, Vacation
 from dixit.state import GameState, Phase
 from dixit.views import view_for
 
-from .helpers import HOST, NOW, act, give_clue, others, seated_game, storyteller, submit_all
+from .helpers import (
+    HOST,
+    NOW,
+    act,
+    apply,
+    bots_for,
+    card_places,
+    give_clue,
+    others,
+    seated_game,
+    storyteller,
+    submit_all,
+)
 
 TIMEOUT = 48 * 3600
 DAY = 24 * 3600
@@ -172,3 +187,114 @@ def test_a_player_who_comes_back_withdraws_the_offer_of_their_seat() -> None:
     card = next(c for c in state.round.table if c not in state.round.submissions[silent])
     back = act(state, Vote(silent, (card,)))
     assert silent not in back.offered
+
+
+# --- removal ----------------------------------------------------------------------------------------
+
+
+def removed(players: int = 5) -> tuple[GameState, str]:
+    state, silent = offered(players)
+    state = act(state, RemovePlayer(HOST, silent))
+    return state, silent
+
+
+def test_a_removed_player_keeps_their_seat_until_the_round_ends_then_leaves_with_their_hand() -> None:
+    state, silent = removed(5)
+    assert state.player(silent) is not None
+    assert state.leaving == [silent]
+    assert silent not in state.offered  # removal replaces the offer
+    assert next(p for p in view_for(state, None).players if p.player_id == silent).leaving
+    hand = set(state.hands[silent])
+    applied = apply(state, Timeout(), now=state.deadline() or NOW)  # the votes time out: round over
+    after = applied.state
+    assert after.player(silent) is None
+    assert applied.left == (silent,)
+    assert silent not in after.hands
+    assert after.leaving == []
+    assert hand <= set(after.discard)
+    assert all(len(h) == 6 for h in after.hands.values())
+    # The reveal in the history names them; the game's last reveal keeps only seated players.
+    assert applied.finished_round is not None
+    assert silent in applied.finished_round.points
+    assert after.last_round is not None
+    assert silent not in after.last_round.points
+    assert GameState.from_json(after.to_json()).to_json() == after.to_json()
+
+
+def test_the_next_storyteller_skips_a_removed_seat() -> None:
+    state, silent = removed(5)
+    teller = storyteller(state)
+    ids = state.player_ids
+    after = act(state, Timeout(), now=state.deadline() or NOW)
+    following = [ids[(ids.index(teller) + k) % len(ids)] for k in range(1, len(ids))]
+    assert storyteller(after) == next(p for p in following if p != silent)
+
+
+def test_a_table_of_four_that_loses_a_seat_plays_on_under_the_three_player_rules() -> None:
+    state, _silent = removed(4)
+    after = act(state, Timeout(), now=state.deadline() or NOW)
+    assert len(after.players) == 3
+    assert after.phase is Phase.STORYTELLING
+    assert all(len(h) == 7 for h in after.hands.values())
+
+
+def test_removal_never_leaves_fewer_than_three_players() -> None:
+    state, silent = offered(3)
+    with pytest.raises(IllegalMoveError) as error:
+        act(state, RemovePlayer(HOST, silent))
+    assert error.value.code == "too_few_players"
+
+
+# --- any mix of absences ----------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(3, 6),
+    actions=st.lists(st.integers(0, 9), min_size=100, max_size=400),
+)
+def test_any_mix_of_absences_keeps_every_card_in_one_place_and_the_state_whole(
+    seed: int, players: int, actions: list[int]
+) -> None:
+    """Bots play, time out, go on vacation, extend, offer, take and remove seats in any order: every card
+    stays in exactly one place, the stored form loses nothing, and scores never go down."""
+    state = seated_game(players, seed=seed % 1000, target_score=20, policy="autoplay")
+    bots = bots_for(state, seed)
+    now, newcomers = NOW, 0
+    for action in actions:
+        if state.phase is Phase.FINISHED:
+            break
+        awaited = state.awaited()
+        others_ = [p for p in state.player_ids if p != state.host_id]
+        target = others_[action % len(others_)]
+        move: Move | None = None
+        if action <= 3 and awaited:
+            pid = awaited[0]
+            bots.setdefault(pid, RandomBot(pid, seed))
+            move = bots[pid].choose(view_for(state, pid))
+        elif action == 4:
+            move = Vacation(target, 1 + action % 3)
+        elif action == 5 and awaited:
+            move = Extend(state.host_id, awaited[-1])
+        elif action == 6:
+            move = OfferSeat(state.host_id, target)
+        elif action == 7:
+            newcomers += 1
+            move = Join(f"new{newcomers}", f"Newcomer {newcomers}")
+        elif action == 8:
+            move = RemovePlayer(state.host_id, target)
+        before = state
+        if move is None:
+            now = max(now, state.deadline() or now)
+            move = Timeout()
+        try:
+            state = act(state, move, now=now)
+        except DixitError:
+            continue
+        now += 60
+        assert card_places(state) == Counter(OFFICIAL_DECKS["base"].card_ids())
+        assert GameState.from_json(state.to_json()) == state
+        scores = {p.player_id: p.score for p in before.players}
+        assert all(p.score >= scores.get(p.player_id, p.score) for p in state.players)
+        assert len(state.players) >= 3

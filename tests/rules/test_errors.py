@@ -17,6 +17,7 @@ from dixit.moves import (
     Leave,
     Move,
     OfferSeat,
+    RemovePlayer,
     Start,
     Submit,
     TakeSeat,
@@ -312,6 +313,19 @@ def already_offered() -> tuple[GameState, Move]:
     return state, OfferSeat(HOST, silent)
 
 
+def already_leaving() -> tuple[GameState, Move]:
+    state, silent = _timed_out_seat()
+    state = act(state, RemovePlayer(HOST, silent), now=DEADLINE)
+    return state, OfferSeat(HOST, silent)
+
+
+def too_few_players() -> tuple[GameState, Move]:
+    state = play_to(Phase.SUBMITTING, 3, seed=2)
+    silent = next(p for p in others(state) if p != HOST)
+    state = act(submit_all(state, except_for=[silent]), Timeout(), now=DEADLINE)
+    return state, RemovePlayer(HOST, silent)
+
+
 def seat_not_offered() -> tuple[GameState, Move]:
     state, silent = _timed_out_seat()
     return state, TakeSeat("newbie", "Newcomer", silent)
@@ -350,6 +364,8 @@ ILLEGAL: dict[str, Case] = {
         not_timed_out,
         already_offered,
         seat_not_offered,
+        already_leaving,
+        too_few_players,
         already_joined,
         game_full,
         not_a_player,

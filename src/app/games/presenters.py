@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
 from app.decks.presenters import cards
+from app.games.rematch_ids import rematch_id
 from app.games.schemas import (
     CardResultOut,
     GameOut,
@@ -25,7 +26,7 @@ from app.games.schemas import (
     WaitingOut,
     YouOut,
 )
-from dixit.state import GameState, RoundResult
+from dixit.state import GameState, Phase, RoundResult
 from dixit.views import Owed, view_for
 
 
@@ -93,6 +94,7 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
                 vacation_until=None if p.vacation_until is None else iso(p.vacation_until),
                 vacation_days_left=p.vacation_days_left,
                 offered=p.offered,
+                leaving=p.leaving,
             )
             for p in view.players
         ],
@@ -134,6 +136,9 @@ def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameO
         end_note=view.end_note,
         created_at=record.created_at,
         updated_at=record.updated_at,
+        rematch_game_id=rematch_id(view.game_id)
+        if view.phase is Phase.FINISHED and view.you is not None
+        else None,
     )
 
 

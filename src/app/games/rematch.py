@@ -8,7 +8,6 @@ tap a player of the finished game makes, whether the lobby exists yet or not.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from app.core.errors import Conflict, Forbidden, StoreUnavailable, VersionConflict
@@ -18,14 +17,10 @@ from app.core.telemetry import count, logger
 from app.games import due_index
 from app.games import inbox as inbox_entries
 from app.games import play as games
+from app.games.rematch_ids import rematch_id
 from dixit import engine
 from dixit.moves import Join
 from dixit.state import Phase
-
-
-def rematch_id(game_id: str) -> str:
-    """The rematch lobby's id: shaped like any game id, the same for every call about `game_id`."""
-    return f"g_{hashlib.sha256(f'rematch:{game_id}'.encode()).hexdigest()[:16]}"
 
 
 def rematch(services: Services, player: PlayerRecord, game_id: str) -> games.Played:

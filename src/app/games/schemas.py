@@ -185,6 +185,7 @@ class SeatOut(Schema):
     )
     vacation_days_left: int = doc("Vacation days they may still declare in this game", 7)
     offered: bool = doc("The host offered this seat: a newcomer may take it through the invite link", False)
+    leaving: bool = doc("The host removed this player: the seat leaves the table when the round ends", False)
 
 
 class WaitingOut(Schema):
@@ -297,6 +298,11 @@ class GameOut(Schema):
     )
     created_at: str = doc("When it was created (ISO-8601 UTC)", STAMP)
     updated_at: str = doc("When it last changed (ISO-8601 UTC)", STAMP)
+    rematch_game_id: str | None = doc(
+        "Once finished, shown to its players: the rematch lobby, which POST /games/{id}/rematch opens or "
+        "joins (the same one for every player); null otherwise",
+        None,
+    )
 
 
 class OpenGameOut(Schema):

@@ -265,6 +265,14 @@ MOVE_ROUTES = (
         lambda player, body: moves.OfferSeat(player.player_id, body.player_id),
         body=NamePlayer,
     ),
+    MoveRoute(
+        "remove_player",
+        "/games/<game_id>/remove-player",
+        "absences",
+        "Host: remove a player who timed out; their seat leaves the table when the round ends",
+        lambda player, body: moves.RemovePlayer(player.player_id, body.player_id),
+        body=NamePlayer,
+    ),
 )
 
 

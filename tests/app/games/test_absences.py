@@ -11,7 +11,7 @@ from app.notify.delivery import Outcome
 from app.notify.messages import Notification
 from app.players import accounts as players
 from app.sweep import sweep
-from dixit.moves import Extend, GiveClue, Join, OfferSeat, Submit, Vacation
+from dixit.moves import Extend, GiveClue, Join, OfferSeat, RemovePlayer, Submit, Vacation
 from dixit.state import Phase
 from tests.support.clock import Clock
 
@@ -116,4 +116,28 @@ def test_an_offered_seat_is_taken_through_the_invite_link_with_its_hand_and_scor
     assert seat["score"] == score
     assert silent not in [p["player_id"] for p in view["players"]]
     assert [g.game_id for g in services.inbox.active_memberships(newcomer.player_id)] == [game_id]
+    assert services.inbox.active_memberships(silent) == []
+
+
+def test_a_removed_player_leaves_at_the_end_of_the_round_and_loses_the_membership(
+    services: Services, clock: Clock
+) -> None:
+    record, accounts = started(services, 5)
+    by_id = {a.player_id: a for a in accounts}
+    game_id, host_id = record.game_id, record.state.host_id
+    teller = record.state.awaited()[0]
+    card = record.state.hands[teller][0]
+    games.play(services, by_id[teller], game_id, GiveClue(teller, card, "a clue"))
+    state = games.load_game(services, game_id).state
+    silent = next(p for p in state.awaited() if p != host_id)
+    for pid in state.awaited():
+        if pid != silent:
+            games.play(services, by_id[pid], game_id, Submit(pid, (state.hands[pid][0],)))
+    sweep_at(services, clock, hours=5)  # the silent card is autoplayed
+    games.play(services, by_id[host_id], game_id, RemovePlayer(host_id, silent))
+    assert games.load_game(services, game_id).state.player(silent) is not None
+    sweep_at(services, clock, hours=5)  # the votes time out: the round ends, the seat goes
+    after = games.load_game(services, game_id)
+    assert after.state.player(silent) is None
+    assert len(after.state.players) == 4
     assert services.inbox.active_memberships(silent) == []
