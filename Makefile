@@ -81,7 +81,7 @@ bench-http: $(STAMP)
 
 # 200 by-mail games on a fake clock through the real handlers, stream consumer and sweep on moto.
 simulate: $(STAMP)
-	$(BIN)/python -m tests.simulation --games $(or $(GAMES),200)
+	$(BIN)/python -m tests.simulation --games $(or $(GAMES),200) --seed $(or $(SEED),7)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.api > openapi.json

@@ -235,12 +235,12 @@ class GameState:
     end_reason: EndReason | None = None
     # Storyteller turns since a round was last scored; a full rotation of them abandons the game.
     idle_turns: int = 0
-    # Seats' quiet hours (copied from their preferences): deadlines owed by them avoid their nights.
-    quiet: dict[str, SeatQuiet] = field(default_factory=dict)
     end_note: EndNote | None = None
     # Seats the host offered to a newcomer (player id -> when): a newcomer takes one with its hand and
     # score, and the game is not abandoned while an offer is younger than one timeout.
     offered: dict[str, int] = field(default_factory=dict)
+    # Seats' quiet hours (copied from their preferences): deadlines owed by them avoid their nights.
+    quiet: dict[str, SeatQuiet] = field(default_factory=dict)
     # Seats the host removed: they leave the table when the current round ends (autoplayed meanwhile).
     leaving: list[str] = field(default_factory=list)
 
@@ -402,13 +402,13 @@ class GameState:
             out["end_reason"] = self.end_reason.value
         if self.idle_turns:
             out["idle_turns"] = self.idle_turns
-        quiet = {pid: q.to_list() for pid, q in self.quiet.items() if pid in seat}
-        if quiet:
-            out["quiet"] = quiet
         if self.end_note is not None:
             out["end_note"] = self.end_note.value
         if self.offered:
             out["offered"] = [[seat[pid], at] for pid, at in self.offered.items()]
+        quiet = {pid: q.to_list() for pid, q in self.quiet.items() if pid in seat}
+        if quiet:
+            out["quiet"] = quiet
         if self.leaving:
             out["leaving"] = [seat[pid] for pid in self.leaving]
         return out
@@ -483,9 +483,9 @@ class GameState:
             winners=[ids[s] for s in data.get("winners", ())],
             end_reason=None if data.get("end_reason") is None else EndReason(data["end_reason"]),
             idle_turns=int(data.get("idle_turns", 0)),
-            quiet={pid: SeatQuiet.from_list(q) for pid, q in data.get("quiet", {}).items() if pid in ids},
             end_note=None if data.get("end_note") is None else EndNote(data["end_note"]),
             offered={ids[s]: int(at) for s, at in data.get("offered", ())},
+            quiet={pid: SeatQuiet.from_list(q) for pid, q in data.get("quiet", {}).items() if pid in ids},
             leaving=[ids[s] for s in data.get("leaving", ())],
         )
 
@@ -533,9 +533,9 @@ class GameState:
             winners=list(self.winners),
             end_reason=self.end_reason,
             idle_turns=self.idle_turns,
-            quiet=dict(self.quiet),  # SeatQuiet is immutable
             end_note=self.end_note,
             offered=dict(self.offered),
+            quiet=dict(self.quiet),  # SeatQuiet is immutable
             leaving=list(self.leaving),
         )
 

@@ -18,6 +18,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
+from app.core.services import Services
 from app.core.telemetry import count, logger, metrics
 from app.feed.changes import handle_change
 from app.games import inbox, state_codec
@@ -37,15 +38,20 @@ def record_handler(record: DynamoDBRecord) -> None:
     change = record.dynamodb
     if change is None or change.keys.get("sk") != GAME_SK:
         return  # players, memberships, rounds, devices...: the event source filter should drop these
-    old, new = _state(change.old_image), _state(change.new_image)
-    services = bootstrap.services()
-    updated_at = change.new_image.get("updated_at") if new is not None else None
+    consume(change.old_image, change.new_image, bootstrap.services())
+
+
+def consume(old_image: dict[str, Any], new_image: dict[str, Any], services: Services) -> None:
+    """One game item's change (deserialized images) through `services`: also what the in-memory
+    simulation season (tests/simulation) runs for each change its store records."""
+    old, new = _state(old_image), _state(new_image)
+    updated_at = new_image.get("updated_at") if new is not None else None
     # The inbox first, then feed and webhooks, then SNS: a failure retries the record, and what went
     # before is then written already (idempotently), while nobody was told of it twice.
     refreshed = inbox.refresh(services.inbox, old, new, str(updated_at or ""))
     if refreshed:
         count("InboxEntriesWritten", refreshed)
-    handle_change(change.old_image, change.new_image, services)
+    handle_change(old_image, new_image, services)
     notifications = changes(old, new)
     if not notifications:
         return
