@@ -8,6 +8,7 @@ its schedule with the scheduled event's time. About a hundred times slower than 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any
 import boto3
 from moto import mock_aws
 
+from app.games import state_codec
 from dixit.state import GameState
 
 from .model import FakeClock, Heard
@@ -83,7 +85,9 @@ class StreamPump:
             if new is not None:
                 changes.append((old, new))
         for start in range(0, len(records), self.batch_size):
-            event = json.loads(json.dumps({"Records": records[start : start + self.batch_size]}))
+            # Through JSON, as Lambda delivers it: binary attributes (the state) as base64 text.
+            batch = {"Records": records[start : start + self.batch_size]}
+            event = json.loads(json.dumps(batch, default=lambda raw: base64.b64encode(raw).decode("ascii")))
             answer = lambda_handler(event, _Context("GameStreamFunction"))
             if answer.get("batchItemFailures"):
                 raise RuntimeError(f"GameStreamFunction failed records: {answer}")
@@ -98,14 +102,19 @@ class StreamPump:
         else:
             self.due.pop(game_id, None)
         if image.get("phase", {}).get("S") == "finished":
-            self.ended.setdefault(game_id, GameState.from_json(image["state"]["S"]))
+            self.ended.setdefault(game_id, _stored(image["state"]))
 
     def earliest_due(self) -> int | None:
         return min(self.due.values(), default=None)
 
 
+def _stored(attribute: dict[str, Any]) -> GameState:
+    """A stored state: compressed bytes (app.games.state_codec), or the JSON of an older item."""
+    return state_codec.unpack(attribute["B"] if "B" in attribute else attribute["S"])
+
+
 def _game(image: dict[str, Any]) -> GameState | None:
-    return GameState.from_json(image["state"]["S"]) if "state" in image else None
+    return _stored(image["state"]) if "state" in image else None
 
 
 def _plain(change: dict[str, Any]) -> dict[str, Any]:
