@@ -53,6 +53,7 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
             "vacation_until": None,
             "vacation_days_left": 7,
             "offered": False,
+            "leaving": False,
         }
     ]
     assert game["settings"] == {

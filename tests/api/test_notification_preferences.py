@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from app.games import state_codec
 from dixit.quiet_hours import QuietHours, SeatQuiet
-from dixit.state import GameState
 
 from .client import Client, call
 from .helpers import assert_problem, create_game, inbox, started, storyteller, view
@@ -183,7 +183,7 @@ def test_a_host_takes_their_quiet_hours_to_the_game_they_create(players: list[Cl
     )
     game_id = create_game(host)
     item = table.get_item(Key={"pk": f"GAME#{game_id}", "sk": "STATE"})["Item"]
-    assert GameState.from_json(item["state"]).quiet == {
+    assert state_codec.unpack(item["state"].value).quiet == {
         host.player_id: SeatQuiet("Europe/Paris", QuietHours.parse("22:00", "08:00"))
     }
 

@@ -34,6 +34,8 @@ def _value_size(value: dict[str, Any]) -> int:
     if kind == "N":
         digits = str(Decimal(inner)).lstrip("-").replace(".", "").strip("0") or "0"
         return math.ceil(len(digits) / 2) + 1
+    if kind == "B":  # the compressed game state (app.games.state_codec)
+        return len(inner)
     if kind == "BOOL" or kind == "NULL":
         return 1
     if kind == "SS":
