@@ -183,7 +183,8 @@ export class Api {
         this.failedMove = null;
         const view = await response.json();
         this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes|nudges)$/, ""));
-        window.dispatchEvent(new CustomEvent("dixit:moved", { detail: { path } })); // push.js offers notifications
+        // push.js offers notifications after a move (a nudge is not one).
+        if (!path.endsWith("/nudges")) window.dispatchEvent(new CustomEvent("dixit:moved", { detail: { path } }));
         return view;
       }
       lastError = await problemOf(response);

@@ -116,7 +116,7 @@ function offer() {
   const yes = h("button", { type: "button", id: "push-offer-yes" }, "Notify me");
   const no = h("button", { type: "button", class: "secondary", id: "push-offer-no" }, "Not now");
   const box = h(
-    "aside",
+    "div",
     { id: "push-offer", class: "card-box push-offer", role: "dialog", "aria-labelledby": "push-offer-text" },
     h("p", { id: "push-offer-text" }, "Move made. Want a notification when it is your turn again?"),
     h("div", { class: "row" }, yes, no),
@@ -136,8 +136,9 @@ function offer() {
     localStorage.setItem(OFFER_KEY, "dismissed");
     box.remove();
   });
-  document.body.append(box);
-  yes.focus();
+  // In the page's flow under the notice, not over it: it covers no card and takes no click meant for
+  // the game, and it is not focused, since after a move focus belongs to the status line.
+  document.getElementById("notice").after(box);
 }
 
 async function offerAfterMove(event) {
