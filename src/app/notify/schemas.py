@@ -61,10 +61,14 @@ class QuietHoursIn(Request):
 
 
 class SetPreferences(Request):
-    """A partial update: every field left out keeps its value."""
+    """A partial update: every field left out keeps its value.
 
-    muted: bool | None = doc("true: no notifications at all; false: as the channels say", False, default=None)
-    time_zone: str | None = doc(
+    Only quiet_hours and digest take null (none, off): the other fields are typed without it, though left
+    out by default, so that a null the API would refuse is not one the schema offers.
+    """
+
+    muted: bool = doc("true: no notifications at all; false: as the channels say", False, default=None)
+    time_zone: str = doc(
         "An IANA time zone name of the tz database (invalid_time_zone otherwise)",
         "Europe/Paris",
         default=None,
@@ -76,7 +80,7 @@ class SetPreferences(Request):
         {"start": "22:00", "end": "08:00"},
         default=None,
     )
-    channels: dict[str, list[str]] | None = doc(
+    channels: dict[str, list[str]] = doc(
         f"Per channel (email, web_push, device_push) the kinds it gets, among {_KINDS}; channels left "
         "out keep theirs (invalid_channels otherwise)",
         {"email": ["your_turn", "game_over"]},

@@ -56,6 +56,7 @@ def get_web_push_key(adapters: Adapters) -> Response[WebPushKey]:
         },
         400,
         401,
+        404,
         409,
         413,
         415,
