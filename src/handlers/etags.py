@@ -6,9 +6,14 @@ HTTP preconditions are read here, so the use cases only ever see a version numbe
 from __future__ import annotations
 
 import hashlib
+import re
+
+from handlers.problems import MalformedRequest
 
 # If-Match named no version this viewer was ever shown: no version of the game can satisfy it.
 NO_VERSION = -1
+# RFC 9110 entity-tag: an optional W/, then a quoted run of visible characters other than the quote.
+_ENTITY_TAG = re.compile(r'(?:W/)?"[\x21\x23-\x7e]*"')
 
 
 def game_etag(game_id: str, version: int, viewer_id: str | None) -> str:
@@ -38,8 +43,13 @@ def expected_version(if_match: str | None, game_id: str, viewer_id: str) -> int 
     if if_match is None:
         return None
     candidates = _candidates(if_match)
-    if "*" in candidates:
+    if candidates == ["*"]:
         return None
+    if not all(_ENTITY_TAG.fullmatch(tag) for tag in candidates):
+        # Empty, unquoted or mixed with `*`: a client bug, said as such rather than as a stale version.
+        raise MalformedRequest(
+            "malformed_if_match", 'If-Match must be "*" or a list of entity tags from an ETag header'
+        )
     versions = [
         version
         for version in (_version_in(tag) for tag in candidates)

@@ -43,6 +43,9 @@ class GameRecord:
     # Ids of the requests whose writes made the latest versions, newest last: a request whose answer was
     # lost finds its id here and knows its write landed (app.games.play.RECENT_REQUESTS of them are kept).
     recent_requests: tuple[str, ...] = ()
+    # Players who left a private game since its invite code was issued: that code no longer seats them
+    # (a fresh one, from the host, does).
+    invite_barred: tuple[str, ...] = ()
 
     @property
     def game_id(self) -> str:
