@@ -164,6 +164,9 @@ def deliver(
         target = ssrf.vet(webhook.url, allow_loopback_http=settings.webhook_allow_loopback_http)
     except ssrf.UnsafeUrl as refused:
         outcome = HttpOutcome(False, refused.code, 0)
+    except Exception:  # a URL that cannot even be vetted is a failed attempt, never a lost one
+        logger.exception("webhook URL could not be vetted", extra={"webhook_id": webhook.webhook_id})
+        outcome = HttpOutcome(False, "request_error", 0)
     else:
         timestamp = int(now.timestamp())
         headers = {

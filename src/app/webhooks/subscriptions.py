@@ -49,6 +49,9 @@ def subscribe(
 ) -> tuple[WebhookRecord, str]:
     """A new webhook and its signing secret (shown to the player this once)."""
     wanted = check_events(events)
+    # Stored as it will be called (IDNA host, percent-encoded path): delivery never meets a URL that
+    # cannot be written on the wire.
+    url = ssrf.normalize(url)
     ssrf.vet(url, allow_loopback_http=services.settings.webhook_allow_loopback_http)
     secret = new_secret()
     record = WebhookRecord(
