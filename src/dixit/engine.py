@@ -19,7 +19,7 @@ from dixit.settings import MIN_PLAYERS, Ruleset, Settings, TimeoutPolicy
 from dixit.settings import cards_to_submit as cards_to_submit
 from dixit.settings import hand_size as hand_size
 from dixit.state import AWAY_AFTER, CardResult, EndReason, GameState, Phase, Player, Round, RoundResult
-from dixit.text import check_clue
+from dixit.text import check_clue, name_at_table
 from dixit.text import check_name as check_name
 
 IN_PLAY = (Phase.STORYTELLING, Phase.SUBMITTING, Phase.VOTING)
@@ -157,7 +157,10 @@ def _join(state: GameState, move: Join) -> None:
         raise IllegalMoveError("already_joined", "you are already seated in this game")
     if len(state.players) >= state.settings.max_players:
         raise IllegalMoveError("game_full", f"the table seats {state.settings.max_players} players")
-    state.players.append(Player(move.player_id, check_name(move.name)))
+    # Names stay unique per table by how they read: a second "Ada" (or one with a Cyrillic A, or a
+    # hidden ZWSP) is seated as "Ada (2)", so every vote and score names one person.
+    taken = [p.name for p in state.players]
+    state.players.append(Player(move.player_id, name_at_table(check_name(move.name), taken)))
 
 
 def _leave(state: GameState, move: Leave) -> None:
