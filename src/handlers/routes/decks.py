@@ -44,13 +44,20 @@ def list_decks() -> Response[Decks]:
 @router.get(
     "/decks/<deck_id>/cards",
     tags=["decks"],
-    summary="An official deck's cards with image links",
+    summary="An official deck's cards with image links (official decks only)",
+    description=(
+        "Public, for official decks only: a custom deck is 404 deck_not_found here, whoever asks. "
+        "Its owner sees its cards, with their links and upload status, at GET /decks/{deck_id}."
+    ),
     **answers({200: {"description": "The deck's cards"}}, 404),
 )
 def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
     deck = OFFICIAL_DECKS.get(deck_id)
     if deck is None:
-        raise NotFound("deck_not_found", f"there is no official deck {deck_id!r}")
+        raise NotFound(
+            "deck_not_found",
+            f"there is no official deck {deck_id!r} (a custom deck's cards: GET /decks/{{deck_id}})",
+        )
     return json_response(DeckCards(deck_id=deck.deck_id, cards=cards(adapters.images, deck.card_ids())))
 
 
