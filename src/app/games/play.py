@@ -28,7 +28,7 @@ from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.decks.card_images import CardImages
 from app.decks.custom import custom_decks_for_game
-from app.games import due_index
+from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
 from app.games.idempotency import RequestKey
 from app.games.ports import GameWrite
@@ -148,6 +148,7 @@ def create_game(
     replayed = _replay(services, key)
     if replayed is not None:
         return Played(answer=replayed)
+    quotas.check_can_host(services, player, visibility)
     settings = Settings.build(
         rules,
         decks,
@@ -232,12 +233,14 @@ def list_rounds(
 
 
 def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
-    """Public lobbies with a free seat, newest first: the games a stranger can actually join."""
-    return [
+    """Public lobbies with a free seat, a few per host, newest host first: the games a stranger can
+    actually join, which no one host can push off the page (app.games.quotas.fair_lobbies)."""
+    joinable = (
         record
-        for record in services.games.list_open_games(limit)
+        for record in services.games.list_open_games(quotas.OPEN_GAMES_SCANNED)
         if len(record.state.players) < record.state.settings.max_players
-    ]
+    )
+    return quotas.fair_lobbies(joinable, limit)
 
 
 def play(
@@ -271,6 +274,8 @@ def play(
             barred = tuple(sorted({*record.invite_barred, player.player_id}))
         return Step(applied, due_index.after_move(record, applied.state, now), invite_barred=barred)
 
+    if isinstance(move, Join):
+        quotas.check_can_sit(services, player)
     return apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
 
 
