@@ -158,3 +158,22 @@ def test_site_local_and_other_non_global_ipv6_is_refused() -> None:
     for address in ("fec0::1", "fec0:ffff::1", "feff::1", "fc00::1", "4000::1", "100::1"):
         assert ssrf.refusal(ssrf.ipaddress.ip_address(address), allow_loopback=False) is not None, address
     assert ssrf.refusal(ssrf.ipaddress.ip_address("2606:4700::1111"), allow_loopback=False) is None
+
+
+def test_a_local_webhook_may_call_loopback_but_never_the_local_stacks_own_ports() -> None:
+    own = frozenset({4566, 3000})
+    loopback_only = lambda host, port: ["127.0.0.1"]  # noqa: E731
+    for url in ("http://127.0.0.1:4566/moto-api/reset", "http://localhost:3000/games"):
+        with pytest.raises(ssrf.UnsafeUrl) as refused:
+            ssrf.vet(url, allow_loopback_http=True, resolver=loopback_only, refused_loopback_ports=own)
+        assert refused.value.code == "webhook_url_forbidden_address"
+    kept = ssrf.vet("http://127.0.0.1:8123/hook", allow_loopback_http=True, refused_loopback_ports=own)
+    assert kept.port == 8123
+
+
+def test_the_refused_ports_setting_reads_a_comma_separated_list() -> None:
+    from app.core.settings import AppSettings
+
+    settings = AppSettings.from_environ({"WEBHOOK_REFUSED_LOOPBACK_PORTS": "4566, 3000"})
+    assert settings.refused_loopback_ports == frozenset({4566, 3000})
+    assert AppSettings.from_environ({}).refused_loopback_ports == frozenset()

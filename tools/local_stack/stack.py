@@ -250,6 +250,11 @@ class LocalStack:
             # Only the local stack may deliver to http://127.0.0.1 (a receiver on this machine).
             os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK_HTTP", "true")
             self.environment["WEBHOOK_ALLOW_LOOPBACK_HTTP"] = os.environ["WEBHOOK_ALLOW_LOOPBACK_HTTP"]
+            # ...but never to the twin or the gateway themselves (a webhook to /moto-api/reset wiped
+            # the twin): those hold every secret in the clear.
+            own_ports = f"{port},{self.port}"
+            os.environ["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
+            self.environment["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
 
         if "NudgeTopic" in self.resources:
             self.tap = TopicTap(

@@ -54,6 +54,13 @@ class AppSettings(BaseModel):
     webhook_retry_base_seconds: int = Field(default=30, ge=1)
     webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
     feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
+    # The local stack's own loopback ports (the twin's, the gateway's), comma-separated: a local webhook
+    # may call a receiver on this machine, never the services holding the game's data.
+    webhook_refused_loopback_ports: str = Field(default="", pattern=r"^[0-9, ]*$")
+
+    @property
+    def refused_loopback_ports(self) -> frozenset[int]:
+        return frozenset(int(p) for p in self.webhook_refused_loopback_ports.replace(" ", "").split(",") if p)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

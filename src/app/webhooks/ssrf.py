@@ -174,10 +174,17 @@ def _parse(url: str, *, allow_loopback_http: bool) -> tuple[str, str, int, str]:
     return scheme, host, port or (443 if scheme == "https" else 80), path
 
 
-def vet(url: str, *, allow_loopback_http: bool = False, resolver: Resolver | None = None) -> Target:
+def vet(
+    url: str,
+    *,
+    allow_loopback_http: bool = False,
+    resolver: Resolver | None = None,
+    refused_loopback_ports: frozenset[int] = frozenset(),
+) -> Target:
     """Check `url` and pin the address to call; raises UnsafeUrl with a stable code.
 
-    With `allow_loopback_http` (the local stack only) plain http is accepted, and only towards loopback.
+    With `allow_loopback_http` (the local stack only) plain http is accepted, and only towards loopback,
+    and never to `refused_loopback_ports` (the local stack's own twin and gateway).
     """
     scheme, host, port, path = _parse(url, allow_loopback_http=allow_loopback_http)
     try:
@@ -200,6 +207,11 @@ def vet(url: str, *, allow_loopback_http: bool = False, resolver: Resolver | Non
             raise UnsafeUrl("webhook_url_forbidden_address", f"the host resolves to {reason} ({answer})")
         addresses.append(address)
     chosen = addresses[0]
+    if any(a.is_loopback for a in addresses) and port in refused_loopback_ports:
+        raise UnsafeUrl(
+            "webhook_url_forbidden_address",
+            f"port {port} on this machine is the local stack's own service, not a webhook receiver",
+        )
     if scheme == "http" and not chosen.is_loopback:
         raise UnsafeUrl("webhook_url_not_https", "plain http is allowed only towards this machine")
     return Target(scheme=scheme, host=host, port=port, path=path, address=str(chosen))

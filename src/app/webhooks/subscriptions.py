@@ -52,7 +52,11 @@ def subscribe(
     # Stored as it will be called (IDNA host, percent-encoded path): delivery never meets a URL that
     # cannot be written on the wire.
     url = ssrf.normalize(url)
-    ssrf.vet(url, allow_loopback_http=services.settings.webhook_allow_loopback_http)
+    ssrf.vet(
+        url,
+        allow_loopback_http=services.settings.webhook_allow_loopback_http,
+        refused_loopback_ports=services.settings.refused_loopback_ports,
+    )
     secret = new_secret()
     record = WebhookRecord(
         webhook_id=f"wh_{secrets.token_hex(8)}",
