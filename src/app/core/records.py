@@ -25,6 +25,9 @@ class PlayerRecord:
     # to the player. An address belongs to at most one player (the `EMAIL#<hash>` ownership item).
     email: str = ""
     pending_email: str = ""
+    # Epoch seconds when DynamoDB's TTL removes a player who never sat at a table (None: kept for good,
+    # from their first game on): a flood of registrations costs storage for a while only.
+    expires_at: int | None = None
 
     @property
     def token_issued(self) -> str:

@@ -57,6 +57,8 @@ class AppSettings(BaseModel):
     # The local stack's own loopback ports (the twin's, the gateway's), comma-separated: a local webhook
     # may call a receiver on this machine, never the services holding the game's data.
     webhook_refused_loopback_ports: str = Field(default="", pattern=r"^[0-9, ]*$")
+    # A player who never sits at a table is removed (DynamoDB TTL) this many days after registering.
+    idle_player_days: int = Field(default=30, ge=1)
 
     @property
     def refused_loopback_ports(self) -> frozenset[int]:

@@ -192,6 +192,7 @@ def create_game(
                 raise
             raise Busy() from None
     count("GamesCreated")
+    _keep(services, player)
     logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
     return Played(record, answer=body)
 
@@ -276,7 +277,16 @@ def play(
 
     if isinstance(move, Join):
         quotas.check_can_sit(services, player)
-    return apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
+    played = apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
+    if isinstance(move, Join):
+        _keep(services, player)
+    return played
+
+
+def _keep(services: Services, player: PlayerRecord) -> None:
+    """A player who sits down at a table is kept for good: only those who never do expire (TTL)."""
+    if player.expires_at is not None:
+        services.players.keep_player(player.player_id)
 
 
 def apply_move(
