@@ -35,6 +35,7 @@ from moto.moto_server.werkzeug_app import (
 from werkzeug.serving import make_server
 
 from local_stack.mail import Mailbox, SesMailbox
+from local_stack.post_policy import PresignedPostPolicy
 
 #: Held around every DynamoDB request the twin serves (and around in-process backend calls that need it).
 DYNAMODB_LOCK = threading.RLock()
@@ -100,6 +101,7 @@ class TwinServer(ThreadedMotoServer):
         app: WsgiApp = SerializedDynamoDB(DomainDispatcherApplication(create_backend_app))
         if self.mailbox is not None:
             app = SesMailbox(app, self.mailbox)
+        app = PresignedPostPolicy(app)
         guard = TwinGuard(app, {"127.0.0.1", "localhost", self._ip_address})
         self._server = make_server(
             self._ip_address, self._port, guard, True, request_handler=MotoRequestHandler
