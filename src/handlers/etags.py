@@ -43,10 +43,10 @@ def expected_version(if_match: str | None, game_id: str, viewer_id: str) -> int 
     if if_match is None:
         return None
     candidates = _candidates(if_match)
-    if candidates == ["*"]:
+    if "*" in candidates:
         return None
     if not all(_ENTITY_TAG.fullmatch(tag) for tag in candidates):
-        # Empty, unquoted or mixed with `*`: a client bug, said as such rather than as a stale version.
+        # Empty or unquoted: a client bug, said as such rather than as a stale version.
         raise MalformedRequest(
             "malformed_if_match", 'If-Match must be "*" or a list of entity tags from an ETag header'
         )

@@ -46,7 +46,7 @@ def test_joining_a_started_private_game_without_its_code_says_nothing_of_the_pha
     assert_problem(reply, 403, "bad_invite_code")
 
 
-@pytest.mark.parametrize("header", ["", " ", "garbage", "1-abc", '"1-abc', '*, "1-abc"', ","])
+@pytest.mark.parametrize("header", ["", " ", "garbage", "1-abc", '"1-abc', '"1-abc", garbage', ","])
 def test_a_malformed_if_match_is_400_malformed_if_match(players: list[Client], header: str) -> None:
     game_id = create_game(players[0])
     reply = players[0].post(f"/games/{game_id}/start", headers={"If-Match": header})

@@ -278,15 +278,23 @@ def play(
     if isinstance(move, Join):
         quotas.check_can_sit(services, player)
     played = apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
-    if isinstance(move, Join):
-        _keep(services, player)
+    if player.expires_at is not None:
+        _keep(services, player)  # any move: a seated player whose first keep failed is kept now
     return played
 
 
 def _keep(services: Services, player: PlayerRecord) -> None:
-    """A player who sits down at a table is kept for good: only those who never do expire (TTL)."""
-    if player.expires_at is not None:
+    """A player who sits down at a table is kept for good: only those who never do expire (TTL).
+
+    After the move has landed, so a failure here must not turn its answer into an error: the expiry
+    stays, and the player's next move takes it off (30 days of them to do so).
+    """
+    if player.expires_at is None:
+        return
+    try:
         services.players.keep_player(player.player_id)
+    except Exception:
+        logger.warning("could not take the expiry off a seated player", extra={"player_id": player.player_id})
 
 
 def apply_move(
