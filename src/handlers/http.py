@@ -60,11 +60,18 @@ IdempotencyKey = Annotated[
         description="Retry-safe POST: the first answer is replayed; the same key with another body is a 422.",
     ),
 ]
+# RFC 9110: "*" or a comma-separated list of entity tags; anything else is 400 malformed_if_match.
+_TAG = r'(?:\*|(?:W/)?"[\x21\x23-\x7e]*")'
+IF_MATCH_PATTERN = rf"^[ \t]*{_TAG}(?:[ \t]*,[ \t]*{_TAG})*[ \t]*$"
 IfMatch = Annotated[
     str | None,
     Header(
         alias="If-Match",
-        description="ETag from GET /games/{game_id}: apply only if the game has not changed (else 412).",
+        pattern=IF_MATCH_PATTERN,
+        description=(
+            "ETag from GET /games/{game_id}: apply only if the game has not changed (else 412). "
+            "Not a list of entity tags (empty, unquoted): 400 malformed_if_match."
+        ),
     ),
 ]
 IfNoneMatch = Annotated[
