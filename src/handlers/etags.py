@@ -40,13 +40,13 @@ def expected_version(if_match: str | None, game_id: str, viewer_id: str) -> int 
     makes the move fail as stale. Of several valid tags the newest counts: clients list older ones
     only as fallbacks.
     """
-    if if_match is None:
-        return None
+    if if_match is None or not if_match.strip():
+        return None  # an empty header vouches for nothing: no precondition, as if it were not sent
     candidates = _candidates(if_match)
     if "*" in candidates:
         return None
     if not all(_ENTITY_TAG.fullmatch(tag) for tag in candidates):
-        # Empty or unquoted: a client bug, said as such rather than as a stale version.
+        # Unquoted or an empty item: a client bug, said as such rather than as a stale version.
         raise MalformedRequest(
             "malformed_if_match", 'If-Match must be "*" or a list of entity tags from an ETag header'
         )

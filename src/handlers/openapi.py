@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.event_handler.openapi import swagger_ui
@@ -42,7 +43,23 @@ def configure(app: APIGatewayRestResolver) -> None:
 def document(app: APIGatewayRestResolver) -> str:
     """The document, sorted and indented so the committed openapi.json diffs cleanly."""
     configure(app)
-    return json.dumps(json.loads(app.get_openapi_json_schema()), indent=2, sort_keys=True) + "\n"
+    spec = json.loads(app.get_openapi_json_schema())
+    _headers_are_strings(spec)
+    return json.dumps(spec, indent=2, sort_keys=True) + "\n"
+
+
+def _headers_are_strings(spec: dict[str, Any]) -> None:
+    """An optional header is absent or a string: never JSON null, which Powertools' `str | None` reads
+    as allowed (and a client would send as the four letters "null")."""
+    for operations in spec.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "header" and "anyOf" in schema:
+                    kept = [s for s in schema["anyOf"] if s != {"type": "null"}]
+                    if len(kept) == 1:
+                        del schema["anyOf"]
+                        schema.update(kept[0])
 
 
 def swagger_page(app: APIGatewayRestResolver) -> str:

@@ -46,18 +46,19 @@ def test_joining_a_started_private_game_without_its_code_says_nothing_of_the_pha
     assert_problem(reply, 403, "bad_invite_code")
 
 
-@pytest.mark.parametrize("header", ["", " ", "garbage", "1-abc", '"1-abc', '"1-abc", garbage', ","])
+@pytest.mark.parametrize("header", ["garbage", "1-abc", '"1-abc', '"1-abc", garbage', ","])
 def test_a_malformed_if_match_is_400_malformed_if_match(players: list[Client], header: str) -> None:
     game_id = create_game(players[0])
     reply = players[0].post(f"/games/{game_id}/start", headers={"If-Match": header})
     assert_problem(reply, 400, "malformed_if_match")
 
 
-def test_a_move_with_if_match_on_a_game_that_does_not_exist_is_404(players: list[Client]) -> None:
+@pytest.mark.parametrize("header", ['"0-0000000000000000"', "", "*"])
+def test_a_move_with_if_match_on_a_game_that_does_not_exist_is_404(
+    players: list[Client], header: str
+) -> None:
     reply = players[0].post(
-        "/games/g_0123456789abcdef/submissions",
-        {"card_ids": ["base-001"]},
-        headers={"If-Match": '"0-0000000000000000"'},
+        "/games/g_0123456789abcdef/submissions", {"card_ids": ["base-001"]}, headers={"If-Match": header}
     )
     assert_problem(reply, 404, "game_not_found")
 
