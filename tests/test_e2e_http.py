@@ -130,9 +130,12 @@ def test_the_inbox_catches_up_with_each_move_through_the_stream_consumer(stack: 
         assert entry["waiting_for"] == [w["player_id"] for w in clued["round"]["waiting"]]
 
 
-def test_card_images_are_served_by_the_twin_through_presigned_links(stack: Served) -> None:
+def test_official_card_images_come_through_the_local_gateway_never_the_twins_port(stack: Served) -> None:
     player = HttpClient("Viewer", base_url=stack.api_url).register()
     cards = player.get("/decks/base/cards").body["cards"]
+    twin = stack.state()["aws_endpoint_url"]
+    assert all(c["image_url"].startswith(f"{stack.api_url}/_local/card-art/") for c in cards), cards[0]
+    assert not any(twin in c["image_url"] for c in cards)
     for card in (cards[0], cards[-1]):
         with urllib.request.urlopen(card["image_url"], timeout=10) as response:
             assert response.headers["Content-Type"] == "image/webp"

@@ -351,3 +351,26 @@ def test_serve_stops_cleanly_on_a_signal_and_removes_its_state_file(
     assert "local stack stopped" in running.stdout.read_text()
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(f"{running.api_url}/decks", timeout=2)
+
+
+def test_the_gateway_serves_official_card_art_and_nothing_else_from_the_bucket(served: Served) -> None:
+    deadline = time.monotonic() + 180  # seeding runs in the background; the bound only stops a hung test
+    while True:
+        status, headers, body = get(f"{served.api_url}/_local/card-art/cards/base/base-001.webp")
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert (status, headers.get("content-type"), body[8:12]) == (200, "image/webp", b"WEBP")
+    for key in ("uploads/d_5f2a9c/d_5f2a9c-001", "cards/d_5f2a9c/d_5f2a9c-001.webp", "cards/base/../x"):
+        assert get(f"{served.api_url}/_local/card-art/{key}")[0] == 404
+    assert served.state()["environment"]["CARD_IMAGE_BASE_URL"] == f"{served.api_url}/_local/card-art"
+
+
+def test_the_twin_refuses_a_web_page_and_local_webhooks_its_and_the_gateways_ports(served: Served) -> None:
+    twin = served.state()["aws_endpoint_url"]
+    request = urllib.request.Request(f"{twin}/moto-api/reset", method="POST", headers={"Origin": "null"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403
+    ports = served.state()["environment"]["WEBHOOK_REFUSED_LOOPBACK_PORTS"].split(",")
+    assert sorted(ports) == sorted([twin.rsplit(":", 1)[1], served.api_url.rsplit(":", 1)[1]])

@@ -46,7 +46,7 @@ from dixit.state import (
     Round,
     RoundResult,
 )
-from dixit.text import check_clue
+from dixit.text import check_clue, name_at_table
 from dixit.text import check_name as check_name
 
 IN_PLAY = (Phase.STORYTELLING, Phase.SUBMITTING, Phase.VOTING)
@@ -220,7 +220,10 @@ def _join(state: GameState, move: Join) -> None:
         raise IllegalMoveError("already_joined", "you are already seated in this game")
     if len(state.players) >= state.settings.max_players:
         raise IllegalMoveError("game_full", f"the table seats {state.settings.max_players} players")
-    state.players.append(Player(move.player_id, check_name(move.name)))
+    # Names stay unique per table by how they read: a second "Ada" (or one with a Cyrillic A, or a
+    # hidden ZWSP) is seated as "Ada (2)", so every vote and score names one person.
+    taken = [p.name for p in state.players]
+    state.players.append(Player(move.player_id, name_at_table(check_name(move.name), taken)))
     if move.quiet is not None:
         state.quiet[move.player_id] = move.quiet
 

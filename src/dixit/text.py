@@ -18,6 +18,20 @@ from dixit.limits import (
 # Embeddings, overrides and isolates reorder the text around them (a name could make a clue read
 # backwards); the plain marks LRM/RLM/ALM only nudge neighbouring punctuation and stay allowed.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Characters that show nothing on their own, beyond the format characters (category Cf: ZWSP, ZWJ,
+# word joiner, tag characters...) and spaces: the Hangul and braille fillers, the combining grapheme
+# joiner, Khmer inherent vowels, and the variation selectors (Default_Ignorable_Code_Point and kin).
+_INVISIBLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u2800\u3164\uffa0"
+    + "".join(chr(c) for c in range(0xFE00, 0xFE10))
+    + "".join(chr(c) for c in range(0xE0100, 0xE01F0))
+)
+# Latin look-alikes from Cyrillic and Greek: folded together when names are compared at one table, so
+# "Alice" spelt with a Cyrillic A sits beside "Alice" with a suffix, never as a second "Alice".
+_LOOK_ALIKES = str.maketrans(
+    "аеорсухіјѕԁԛԝѵӏһАВЕЅІЈКМНОРСТХУԚԜҮαορικνυϲϳΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdqwvlhABESIJKMHOPCTXYQWYaopikvucjABEZHIKMNOPTYX",
+)
 
 
 def _refuse_hostile_characters(text: str, what: str) -> None:
@@ -43,13 +57,47 @@ def _utf8_size(text: str) -> int:
     return len(text.encode())
 
 
+def is_invisible(char: str) -> bool:
+    return char.isspace() or char in _INVISIBLE or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp")
+
+
+def visible(text: str) -> str:
+    """What of `text` a reader actually sees: without spaces and characters that show nothing."""
+    return "".join(char for char in text if not is_invisible(char))
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the visible characters, compatibility-folded, case-folded, and
+    with Cyrillic and Greek look-alikes of Latin letters folded onto them."""
+    return unicodedata.normalize("NFKC", visible(name)).translate(_LOOK_ALIKES).casefold()
+
+
 def check_name(name: object) -> str:
     cleaned = _label(name)
     if not cleaned:
         raise InvalidMoveError("blank_name", "a player name cannot be blank")
     if reason := _label_too_long(cleaned, "a player name"):
         raise InvalidMoveError("name_too_long", reason)
+    if not visible(cleaned):
+        raise InvalidMoveError("blank_name", "a player name needs at least one visible character")
     return cleaned
+
+
+def name_at_table(name: str, taken: list[str]) -> str:
+    """`name` as it is seated beside `taken`: itself, or with the first free " (n)" suffix when another
+    player already bears a name that reads the same (shortened to fit the length limit)."""
+    keys = {name_key(other) for other in taken}
+    if name_key(name) not in keys:
+        return name
+    for number in range(2, len(taken) + 3):
+        suffix = f" ({number})"
+        candidate = name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+        while _utf8_size(candidate) > MAX_NAME_BYTES:
+            name = name[:-1]
+            candidate = name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+        if name_key(candidate) not in keys:
+            return candidate
+    raise AssertionError("one of len(taken) + 1 suffixes is always free")  # pragma: no cover
 
 
 def check_device(device: object) -> str:
@@ -59,6 +107,8 @@ def check_device(device: object) -> str:
         raise InvalidMoveError("blank_device", "a device label cannot be blank")
     if reason := _label_too_long(cleaned, "a device label"):
         raise InvalidMoveError("device_too_long", reason)
+    if not visible(cleaned):
+        raise InvalidMoveError("blank_device", "a device label needs at least one visible character")
     return cleaned
 
 
@@ -95,6 +145,8 @@ def check_clue(clue: object) -> str:
     _refuse_hostile_characters(cleaned, "the clue")
     if _utf8_size(cleaned) > MAX_CLUE_BYTES:
         raise InvalidMoveError("clue_too_long", f"a clue has at most {MAX_CLUE_BYTES} bytes in UTF-8")
+    if not visible(cleaned):
+        raise InvalidMoveError("blank_clue", "the clue needs at least one visible character")
     return cleaned
 
 

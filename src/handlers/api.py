@@ -128,7 +128,23 @@ def _admit(event: dict[str, Any], services: Services) -> SignedIn | None:
         bodies.check_media_type(headers.get("Content-Type"))
         bodies.parse(text)
     event["body"], event["isBase64Encoded"] = (text or None), False
+    _name_json(event, bool(text.strip()))
     return signed
+
+
+def _name_json(event: dict[str, Any], has_body: bool) -> None:
+    """Leave the resolver one Content-Type it reads as JSON, or none for an empty body.
+
+    Whatever was accepted above is UTF-8 JSON by now, but the resolver only parses a type that starts
+    with `application/json`: any other (a `+json` type, a stray type on an empty body) would be a 500.
+    """
+    for field in ("headers", "multiValueHeaders"):
+        given = event.get(field)
+        if isinstance(given, dict):
+            kept = {name: value for name, value in given.items() if name.lower() != "content-type"}
+            if has_body:
+                kept["Content-Type"] = "application/json" if field == "headers" else ["application/json"]
+            event[field] = kept
 
 
 def _cors_headers(event: Any) -> dict[str, str]:

@@ -60,11 +60,19 @@ IdempotencyKey = Annotated[
         description="Retry-safe POST: the first answer is replayed; the same key with another body is a 422.",
     ),
 ]
+# RFC 9110: "*" or a comma-separated list of entity tags; anything else is 400 malformed_if_match. An
+# empty header says nothing, as if it were not sent.
+_TAG = r'(?:\*|(?:W/)?"[\x21\x23-\x7e]*")'
+IF_MATCH_PATTERN = rf"^[ \t]*(?:{_TAG}(?:[ \t]*,[ \t]*{_TAG})*)?[ \t]*$"
 IfMatch = Annotated[
     str | None,
     Header(
         alias="If-Match",
-        description="ETag from GET /games/{game_id}: apply only if the game has not changed (else 412).",
+        pattern=IF_MATCH_PATTERN,
+        description=(
+            "ETag from GET /games/{game_id}: apply only if the game has not changed (else 412). "
+            "Empty: as if not sent. Not a list of entity tags (unquoted...): 400 malformed_if_match."
+        ),
     ),
 ]
 IfNoneMatch = Annotated[

@@ -77,6 +77,19 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("DELETE", "/players/me/webhooks/{webhook_id}"): "deleteWebhook",
     ("GET", "/players/me/webhooks/{webhook_id}/deliveries"): "listWebhookDeliveries",
     ("POST", "/players/me/webhooks/{webhook_id}/rotate-secret"): "rotateWebhookSecret",
+    ("GET", "/games/{game_id}/preview"): "previewGame",
+    ("POST", "/games/{game_id}/invite"): "rotateInvite",
+    ("POST", "/games/{game_id}/rematch"): "rematchGame",
+    ("POST", "/games/{game_id}/vacation"): "takeVacation",
+    ("POST", "/games/{game_id}/extend"): "extendDeadline",
+    ("POST", "/games/{game_id}/offer-seat"): "offerSeat",
+    ("POST", "/games/{game_id}/remove-player"): "removePlayer",
+    ("GET", "/notifications/unsubscribe"): "previewUnsubscribe",
+    ("POST", "/notifications/unsubscribe"): "unsubscribe",
+    ("GET", "/web-push/key"): "getWebPushKey",
+    ("GET", "/players/me/web-push"): "listWebPushSubscriptions",
+    ("PUT", "/players/me/web-push/{subscription_id}"): "storeWebPushSubscription",
+    ("DELETE", "/players/me/web-push/{subscription_id}"): "removeWebPushSubscription",
 }
 
 
@@ -151,12 +164,27 @@ def document(app: APIGatewayRestResolver) -> str:
     """The document, sorted and indented so the committed openapi.json diffs cleanly."""
     configure(app)
     doc = json.loads(app.get_openapi_json_schema())
+    _headers_are_strings(doc)
     webhooks, models = _webhooks()
     schemas = doc.setdefault("components", {}).setdefault("schemas", {})
     for name, model in models.items():
         schemas.setdefault(name, model)
     doc["webhooks"] = webhooks
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def _headers_are_strings(spec: dict[str, Any]) -> None:
+    """An optional header is absent or a string: never JSON null, which Powertools' `str | None` reads
+    as allowed (and a client would send as the four letters "null")."""
+    for operations in spec.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "header" and "anyOf" in schema:
+                    kept = [s for s in schema["anyOf"] if s != {"type": "null"}]
+                    if len(kept) == 1:
+                        del schema["anyOf"]
+                        schema.update(kept[0])
 
 
 def swagger_page(app: APIGatewayRestResolver) -> str:

@@ -244,6 +244,10 @@ def _validation_errors(error: RequestValidationError) -> list[dict[str, Any]]:
     ]
 
 
+def _is_about_header(error: dict[str, Any], name: str) -> bool:
+    return [part.lower() for part in error["loc"][:2]] == ["header", name]
+
+
 def _is_about_idempotency_key(error: dict[str, Any]) -> bool:
     return [part.lower() for part in error["loc"][:2]] == ["header", "idempotency-key"]
 
@@ -269,6 +273,10 @@ def register(app: APIGatewayRestResolver) -> None:
         errors = _validation_errors(error)
         if any(e["type"] == "json_invalid" for e in errors):
             return problem(400, "malformed_json", "the request body is not valid JSON")
+        if any(_is_about_header(e, "if-match") for e in errors):
+            return problem(
+                400, "malformed_if_match", 'If-Match must be "*" or a list of entity tags from an ETag header'
+            )
         if any(_is_about_idempotency_key(e) for e in errors):
             return problem(
                 400,

@@ -279,10 +279,13 @@ def test_a_player_outside_a_public_game_may_not_move_in_it_403_not_a_player(play
     assert body["title"] == "Forbidden"
 
 
-def test_a_player_outside_a_private_game_may_not_move_in_it_403_not_a_player(players: list[Client]) -> None:
+def test_a_player_outside_a_private_game_may_not_move_in_it_403_not_a_member_as_for_a_view(
+    players: list[Client],
+) -> None:
     game_id = lobby(players[:3], visibility="private")
-    assert_problem(players[10].post(f"/games/{game_id}/start"), 403, "not_a_player")
-    assert_problem(players[10].post(f"/games/{game_id}/leave"), 403, "not_a_player")
+    assert_problem(players[10].get(f"/games/{game_id}"), 403, "not_a_member")
+    assert_problem(players[10].post(f"/games/{game_id}/start"), 403, "not_a_member")
+    assert_problem(players[10].post(f"/games/{game_id}/leave"), 403, "not_a_member")
 
 
 # Not found

@@ -26,6 +26,12 @@ class MemoryPlayerStore:
     def get_player(self, player_id: str) -> PlayerRecord | None:
         return self.table.players.get(player_id)
 
+    def keep_player(self, player_id: str) -> None:
+        with self.table.lock:
+            player = self.table.players.get(player_id)
+            if player is not None:
+                self.table.players[player_id] = replace(player, expires_at=None)
+
     def rename_player(self, player_id: str, name: str) -> bool:
         with self.table.lock:
             player = self.table.players.get(player_id)

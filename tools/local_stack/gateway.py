@@ -243,6 +243,10 @@ class Gateway:
         local = self.local_routes.get(path)
         if local is not None and method in ("GET", "HEAD"):
             return local(urlsplit(target).query)
+        for prefix, serve in self.local_routes.items():
+            # A route ending in "/" serves everything below it, given the rest of the path.
+            if prefix.endswith("/") and path.startswith(prefix) and method in ("GET", "HEAD"):
+                return serve(path[len(prefix) :])
         if method not in API_METHODS:
             return _method_not_allowed(method, path, self.routes.allowed_methods(path) or ["GET", "POST"])
         match = self.routes.match(method, path)

@@ -12,11 +12,12 @@ import contextlib
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +34,7 @@ from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
 from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key
 from local_stack.queues import QueuePoller
 from local_stack.resources import create_resources
+from local_stack.responses import HttpResponse
 from local_stack.runtime import HandlerResolver, lazy_handler
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
@@ -188,6 +190,38 @@ def local_web_push_key(
     return {"WebPushVapidParameter": LOCAL_VAPID_PARAMETER}
 
 
+CARD_ART_PATH = "/_local/card-art/"
+_OFFICIAL_ART_KEY = re.compile(r"^cards/([a-z0-9_]+)/\1-[0-9]{3}\.webp$")
+
+
+def local_card_image_base_url(
+    template: Mapping[str, Any], overrides: Mapping[str, str], host: str, port: int
+) -> dict[str, str]:
+    """The CardImageBaseUrl parameter locally: official art through the gateway, unless given, so no
+    link a browser sees names the twin's port (the twin holds every secret; app.decks.card_images)."""
+    if "CardImageBaseUrl" in (template.get("Parameters") or {}) and "CardImageBaseUrl" not in overrides:
+        return {"CardImageBaseUrl": f"http://{host}:{port}{CARD_ART_PATH.rstrip('/')}"}
+    return {}
+
+
+def card_art_server(s3_client: Any, bucket: str) -> Callable[[str], HttpResponse]:
+    """GET /_local/card-art/cards/<deck>/<card>.webp: an official card's art, read from the twin's
+    bucket (what a CDN in front of the bucket does on AWS). Nothing else in the bucket is served."""
+
+    def serve(key: str) -> HttpResponse:
+        matched = _OFFICIAL_ART_KEY.fullmatch(key)
+        if matched is None or matched.group(1) not in OFFICIAL_DECKS:
+            return HttpResponse(404, [("Content-Type", "text/plain")], b"no such card art")
+        try:
+            found = s3_client.get_object(Bucket=bucket, Key=key)
+        except Exception:  # missing (not seeded yet) or the twin stopping: a 404 either way
+            return HttpResponse(404, [("Content-Type", "text/plain")], b"no such card art")
+        headers = [("Content-Type", "image/webp"), ("Cache-Control", "public, max-age=86400")]
+        return HttpResponse(200, headers, found["Body"].read())
+
+    return serve
+
+
 def free_port(host: str) -> int:
     """A port nobody listens on now (the gateway's, when none was asked for: the mails must name it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -275,6 +309,11 @@ class LocalStack:
             **local_web_base_url(template, options.parameter_overrides, options.host, self.port),
             **local_notification_mail(template, options.parameter_overrides, options.host, self.port),
             **local_web_push_key(boto3.client("ssm"), template, options.parameter_overrides),
+            **(
+                local_card_image_base_url(template, options.parameter_overrides, options.host, self.port)
+                if "CardBucket" in self.resources
+                else {}
+            ),
             **options.parameter_overrides,
         }
         if self.parameters.get("EmailFrom"):
@@ -288,6 +327,11 @@ class LocalStack:
             # Only the local stack may deliver to http://127.0.0.1 (a receiver on this machine).
             os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK_HTTP", "true")
             self.environment["WEBHOOK_ALLOW_LOOPBACK_HTTP"] = os.environ["WEBHOOK_ALLOW_LOOPBACK_HTTP"]
+            # ...but never to the twin or the gateway themselves (a webhook to /moto-api/reset wiped
+            # the twin): those hold every secret in the clear.
+            own_ports = f"{port},{self.port}"
+            os.environ["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
+            self.environment["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
 
         if "NudgeTopic" in self.resources:
             self.tap = TopicTap(
@@ -345,7 +389,14 @@ class LocalStack:
             region=REGION,
             static=StaticSite(options.web_root) if options.web_root and options.web_root.is_dir() else None,
             environments=self.environments,
-            local_routes={MAILBOX_PATH: self.mailbox.as_json},
+            local_routes={
+                MAILBOX_PATH: self.mailbox.as_json,
+                **(
+                    {CARD_ART_PATH: card_art_server(s3, self.resources["CardBucket"])}
+                    if "CardBucket" in self.resources
+                    else {}
+                ),
+            },
             local_apps={PUSH_PATH: self.push_receiver.handle},
         )
         self.http = GatewayServer(gateway, options.host, self.port).start()

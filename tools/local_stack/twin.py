@@ -35,6 +35,7 @@ from moto.moto_server.werkzeug_app import (
 from werkzeug.serving import make_server
 
 from local_stack.mail import Mailbox, SesMailbox
+from local_stack.post_policy import PresignedPostPolicy
 
 #: Held around every DynamoDB request the twin serves (and around in-process backend calls that need it).
 DYNAMODB_LOCK = threading.RLock()
@@ -56,6 +57,39 @@ class SerializedDynamoDB:
             return list(self.app(environ, start_response))
 
 
+class TwinGuard:
+    """WSGI middleware: the twin answers the local stack's own SDK clients, never a web page.
+
+    The twin holds every secret in the clear (tokens' hashes, webhook secrets, hands) and moto answers
+    any credentials and any CORS preflight. A browser always names the page it runs for in `Origin`
+    (on every preflight and cross-origin POST; an SDK never sends one), and a DNS-rebinding page reaches
+    127.0.0.1 under its own name in `Host`: both are refused with a 403 before moto sees them.
+    """
+
+    def __init__(self, app: WsgiApp, hosts: Iterable[str] = ("127.0.0.1", "localhost")) -> None:
+        self.app = app
+        self.hosts = frozenset(hosts)
+        self.port = 0  # set once the server is bound (0: the Host's port is not checked)
+
+    def refusal(self, environ: dict[str, Any]) -> str | None:
+        if environ.get("HTTP_ORIGIN") is not None:
+            return "the AWS twin does not answer web pages (a request with an Origin header)"
+        host, _, port = str(environ.get("HTTP_HOST", "")).rpartition(":")
+        if not host:
+            host, port = port, ""
+        if host.lower() not in self.hosts or (self.port and port and port != str(self.port)):
+            return "the AWS twin answers only to 127.0.0.1 and localhost"
+        return None
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        reason = self.refusal(environ)
+        if reason is None:
+            return self.app(environ, start_response)
+        body = reason.encode()
+        start_response("403 Forbidden", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+        return [body]
+
+
 class TwinServer(ThreadedMotoServer):
     """``ThreadedMotoServer`` serving through ``SerializedDynamoDB`` (and ``SesMailbox``, given a mailbox)."""
 
@@ -67,9 +101,12 @@ class TwinServer(ThreadedMotoServer):
         app: WsgiApp = SerializedDynamoDB(DomainDispatcherApplication(create_backend_app))
         if self.mailbox is not None:
             app = SesMailbox(app, self.mailbox)
+        app = PresignedPostPolicy(app)
+        guard = TwinGuard(app, {"127.0.0.1", "localhost", self._ip_address})
         self._server = make_server(
-            self._ip_address, self._port, app, True, request_handler=MotoRequestHandler
+            self._ip_address, self._port, guard, True, request_handler=MotoRequestHandler
         )
+        guard.port = self._server.server_port
         self._server_ready_event.set()
         self._server.serve_forever()
 

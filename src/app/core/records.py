@@ -25,6 +25,9 @@ class PlayerRecord:
     # to the player. An address belongs to at most one player (the `EMAIL#<hash>` ownership item).
     email: str = ""
     pending_email: str = ""
+    # Epoch seconds when DynamoDB's TTL removes a player who never sat at a table (None: kept for good,
+    # from their first game on): a flood of registrations costs storage for a while only.
+    expires_at: int | None = None
 
     @property
     def token_issued(self) -> str:
@@ -43,6 +46,9 @@ class GameRecord:
     # Ids of the requests whose writes made the latest versions, newest last: a request whose answer was
     # lost finds its id here and knows its write landed (app.games.play.RECENT_REQUESTS of them are kept).
     recent_requests: tuple[str, ...] = ()
+    # Players who left a private game since its invite code was issued: that code no longer seats them
+    # (a fresh one, from the host, does).
+    invite_barred: tuple[str, ...] = ()
 
     @property
     def game_id(self) -> str:

@@ -26,7 +26,11 @@ def name_field(meaning: str, example: str, **kwargs: Any) -> Any:
         max_length=MAX_NAME_LENGTH,
         pattern=TEXT_PATTERN,
         examples=[example],
-        description=f"{meaning}; at most {MAX_NAME_BYTES} bytes in UTF-8, no unassigned code points",
+        description=(
+            f"{meaning}; at most {MAX_NAME_BYTES} bytes in UTF-8. Refused with 422 although the pattern "
+            "allows them: code points Unicode has not assigned (unassigned_character) and names of "
+            "invisible characters only (zero-width, fillers, tags: blank_*)"
+        ),
     )
 
 

@@ -65,6 +65,15 @@ class AppSettings(BaseModel):
     # mailto: or https:; empty: mailto:EMAIL_FROM, else WEB_BASE_URL).
     web_push_vapid_parameter: str = ""
     web_push_subject: str = Field(default="", pattern=r"^((mailto:|https://)\S+)?$")
+    # The local stack's own loopback ports (the twin's, the gateway's), comma-separated: a local webhook
+    # may call a receiver on this machine, never the services holding the game's data.
+    webhook_refused_loopback_ports: str = Field(default="", pattern=r"^[0-9, ]*$")
+    # A player who never sits at a table is removed (DynamoDB TTL) this many days after registering.
+    idle_player_days: int = Field(default=30, ge=1)
+
+    @property
+    def refused_loopback_ports(self) -> frozenset[int]:
+        return frozenset(int(p) for p in self.webhook_refused_loopback_ports.replace(" ", "").split(",") if p)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> AppSettings:

@@ -46,6 +46,9 @@ def card_of_upload(key: str) -> str | None:
     if len(parts) != 2:
         return None
     deck_id, card_id = parts
+    if deck_id in OFFICIAL_DECKS:
+        # Official art is never uploaded: an ingest of such a key would replace or delete it.
+        return None
     try:
         return card_id if deck_of(card_id) == deck_id else None
     except ValueError:

@@ -28,14 +28,14 @@ from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.decks.card_images import CardImages
 from app.decks.custom import custom_decks_for_game
-from app.games import due_index
+from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
 from app.games.idempotency import RequestKey
 from app.games.ports import GameWrite
 from app.games.presenters import game as present_game
 from dixit import engine
 from dixit.engine import Applied
-from dixit.moves import Move
+from dixit.moves import Join, Move
 from dixit.quiet_hours import SeatQuiet
 from dixit.settings import Settings
 from dixit.state import RoundResult
@@ -59,6 +59,9 @@ class Step:
     due_at: int | None
     # The sweep stamps its scheduled time; a player's move, the clock's.
     updated_at: str | None = None
+    # Who the current invite code no longer seats (None: unchanged); a fresh code, with `invite_code`.
+    invite_barred: tuple[str, ...] | None = None
+    invite_code: str | None = None
 
 
 Judge = Callable[[GameRecord], Step | None]
@@ -152,6 +155,7 @@ def create_game(
     replayed = _replay(services, key)
     if replayed is not None:
         return Played(answer=replayed)
+    quotas.check_can_host(services, player, visibility)
     settings = Settings.build(
         rules,
         decks,
@@ -198,6 +202,7 @@ def create_game(
                 raise
             raise Busy() from None
     count("GamesCreated")
+    _keep(services, player)
     logger.info("game created", extra={"game_id": state.game_id, "rules": settings.rules.value})
     return Played(record, answer=body)
 
@@ -249,12 +254,14 @@ def list_rounds(
 
 
 def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
-    """Public lobbies with a free seat, newest first: the games a stranger can actually join."""
-    return [
+    """Public lobbies with a free seat, a few per host, newest host first: the games a stranger can
+    actually join, which no one host can push off the page (app.games.quotas.fair_lobbies)."""
+    joinable = (
         record
-        for record in services.games.list_open_games(limit)
+        for record in services.games.list_open_games(quotas.OPEN_GAMES_SCANNED)
         if len(record.state.players) < record.state.settings.max_players
-    ]
+    )
+    return quotas.fair_lobbies(joinable, limit)
 
 
 def play(
@@ -276,15 +283,38 @@ def play(
     """
 
     def judge(record: GameRecord) -> Step:
+        # Who may act comes before what the game is doing: a stranger to a private game learns nothing
+        # of its phase or version, only what a view would have told them.
+        _check_member(record, player, move, invite_code)
         if expected_version is not None and record.version != expected_version:
             raise StaleVersion(record.version)
         now = services.now_epoch()
         applied = engine.apply(record.state, move, now=now)
-        if player.player_id in applied.joined:
-            _check_invite(record, invite_code)
-        return Step(applied, due_index.after_move(record, applied.state, now))
+        barred = None
+        if record.visibility is Visibility.PRIVATE and player.player_id in applied.left:
+            barred = tuple(sorted({*record.invite_barred, player.player_id}))
+        return Step(applied, due_index.after_move(record, applied.state, now), invite_barred=barred)
 
-    return apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
+    if isinstance(move, Join):
+        quotas.check_can_sit(services, player)
+    played = apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
+    if player.expires_at is not None:
+        _keep(services, player)  # any move: a seated player whose first keep failed is kept now
+    return played
+
+
+def _keep(services: Services, player: PlayerRecord) -> None:
+    """A player who sits down at a table is kept for good: only those who never do expire (TTL).
+
+    After the move has landed, so a failure here must not turn its answer into an error: the expiry
+    stays, and the player's next move takes it off (30 days of them to do so).
+    """
+    if player.expires_at is None:
+        return
+    try:
+        services.players.keep_player(player.player_id)
+    except Exception:
+        logger.warning("could not take the expiry off a seated player", extra={"player_id": player.player_id})
 
 
 def apply_move(
@@ -324,6 +354,10 @@ def apply_move(
             updated_at=step.updated_at or services.now_iso(),
             recent_requests=_remember(record, request_id),
         )
+        if step.invite_barred is not None:
+            updated.invite_barred = step.invite_barred
+        if step.invite_code is not None:
+            updated.invite_code = step.invite_code
         updated.due_at = step.due_at
         body, answer = _stored_answer(services, key, viewer_id, updated)
         wrote = True
@@ -379,9 +413,37 @@ def _landed(services: Services, game_id: str, request_id: str, key: RequestKey |
     return Played(record) if request_id in record.recent_requests else None
 
 
-def _check_invite(record: GameRecord, invite_code: str | None) -> None:
-    if record.visibility is not Visibility.PRIVATE:
+def _check_member(record: GameRecord, player: PlayerRecord, move: Move, invite_code: str | None) -> None:
+    """Refuse a non-member of a private game before anything else is judged: only a Join holding the
+    current invite code gets past, and never one by a player who left since that code was issued."""
+    if record.visibility is not Visibility.PRIVATE or record.state.player(player.player_id) is not None:
         return
+    if not isinstance(move, Join):
+        raise Forbidden("not_a_member", "this game is private")
+    _check_invite(record, invite_code)
+    if player.player_id in record.invite_barred:
+        raise Forbidden("invite_revoked", "you left this game: ask the host for a fresh invite code")
+
+
+def rotate_invite(services: Services, player: PlayerRecord, game_id: str) -> Played:
+    """A fresh invite code for the host's game: the old one (a leaked link) seats nobody any more, and
+    players who left may come back with the new one."""
+
+    def judge(record: GameRecord) -> Step:
+        if record.state.player(player.player_id) is None:
+            if record.visibility is Visibility.PRIVATE:
+                raise Forbidden("not_a_member", "this game is private")
+            raise Forbidden("not_a_player", "you are not in this game")
+        if record.state.host_id != player.player_id:
+            raise Forbidden("not_host", "only the host may change the invite code")
+        state = record.state.copy()
+        state.version += 1  # the members' view shows the code, so their ETags must change with it
+        return Step(Applied(state), record.due_at, invite_barred=(), invite_code=secrets.token_urlsafe(6))
+
+    return apply_move(services, game_id, judge, viewer_id=player.player_id)
+
+
+def _check_invite(record: GameRecord, invite_code: str | None) -> None:
     if not invite_code:
         raise Forbidden("invite_required", "this game is private: an invite_code is needed")
     # Bytes: compare_digest refuses non-ASCII str, and an invite code is whatever the client sent.

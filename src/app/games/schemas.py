@@ -142,7 +142,11 @@ class GiveClue(Request):
         max_length=MAX_CLUE_LENGTH,
         pattern=TEXT_PATTERN,
         examples=["the last door"],
-        description=f"At most {MAX_CLUE_BYTES} bytes in UTF-8, no unassigned code points",
+        description=(
+            f"At most {MAX_CLUE_BYTES} bytes in UTF-8. Refused with 422 although the pattern allows them: "
+            "code points Unicode has not assigned (unassigned_character) and a clue of invisible "
+            "characters only (blank_clue)"
+        ),
     )
 
 
@@ -151,7 +155,8 @@ class ChooseCards(Request):
         min_length=1,
         max_length=12,
         examples=[["base-042"]],
-        description="The cards: from your hand to submit, from the table to vote",
+        description="The cards: from your hand to submit, from the table to vote; each at most once",
+        json_schema_extra={"uniqueItems": True},
     )
 
 

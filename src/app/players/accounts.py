@@ -93,7 +93,8 @@ def register(services: Services, name: str, device: str = DEFAULT_DEVICE) -> tup
     label = check_device(device)
     player_id = new_player_id()
     now = services.now_iso()
-    record = PlayerRecord(player_id, check_name(name), "", now, now)
+    expires_at = services.now_epoch() + services.settings.idle_player_days * 86_400
+    record = PlayerRecord(player_id, check_name(name), "", now, now, expires_at=expires_at)
     try:
         services.players.create_player(record)
     except VersionConflict:

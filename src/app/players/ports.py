@@ -41,6 +41,10 @@ class PlayerStore(Protocol):
         """Give the profile a new name (False when there is no such player)."""
         ...
 
+    def keep_player(self, player_id: str) -> None:
+        """Take the expiry off a player's profile (they sat down at a table); nothing if there is none."""
+        ...
+
     def delete_player_data(self, player_id: str) -> int:
         """Erase every item stored under the player's partition `PLAYER#<player_id>`, whatever its sort
         key (memberships, history, devices, mutes, webhooks, and any kind added later), and the email

@@ -163,9 +163,16 @@ def deliver(
     body = json.dumps(message.event, separators=(",", ":"), ensure_ascii=False).encode()
     try:
         # Vetted again now: the name may resolve elsewhere than at registration.
-        target = ssrf.vet(webhook.url, allow_loopback_http=settings.webhook_allow_loopback_http)
+        target = ssrf.vet(
+            webhook.url,
+            allow_loopback_http=settings.webhook_allow_loopback_http,
+            refused_loopback_ports=settings.refused_loopback_ports,
+        )
     except ssrf.UnsafeUrl as refused:
         outcome = HttpOutcome(False, refused.code, 0)
+    except Exception:  # a URL that cannot even be vetted is a failed attempt, never a lost one
+        logger.exception("webhook URL could not be vetted", extra={"webhook_id": webhook.webhook_id})
+        outcome = HttpOutcome(False, "request_error", 0)
     else:
         timestamp = int(now.timestamp())
         headers = {

@@ -12,7 +12,7 @@ import re
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from app.core.errors import InvalidInput
 
@@ -36,6 +36,11 @@ METADATA = frozenset(
     )
 )
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# The only IPv6 unicast space IANA hands out for the Internet: the rest (site-local fec0::/10, ULA
+# fc00::/7, the discard and reserved blocks) is never a public receiver, whatever `is_global` says.
+_GLOBAL_UNICAST_V6 = ipaddress.ip_network("2000::/3")
+# Characters a path or query keeps as they are; everything else is percent-encoded as UTF-8.
+_URL_SAFE = "/%:@!$&'()*+,;=-._~?"
 # Forms inet_aton accepts but no one writes by accident: 2130706433, 0x7f.1, 0177.0.0.1, 127.1.
 _NUMERIC_LABEL = re.compile(r"^(0[xX][0-9a-fA-F]*|[0-9]+)$")
 
@@ -86,6 +91,12 @@ def refusal(address: IPAddress, *, allow_loopback: bool) -> str | None:
             )
     if address in METADATA:
         return "a cloud metadata address"
+    if (
+        isinstance(address, ipaddress.IPv6Address)
+        and not address.is_loopback
+        and address not in _GLOBAL_UNICAST_V6
+    ):
+        return "a site-local or otherwise non-global IPv6 address"
     if address.is_link_local:
         return "a link-local address"
     if address.is_loopback:
@@ -101,11 +112,39 @@ def refusal(address: IPAddress, *, allow_loopback: bool) -> str | None:
     return None
 
 
-def _parse(url: str, *, allow_loopback_http: bool) -> tuple[str, str, int, str]:
+def normalize(url: str) -> str:
+    """`url` as it will be called: an ASCII (IDNA) host in lower case and a percent-encoded path and
+    query, so what is stored, shown and requested is one and the same. Raises UnsafeUrl if it cannot be.
+    """
     if len(url) > MAX_URL_LENGTH:
         raise UnsafeUrl("webhook_url_too_long", f"webhook URLs are limited to {MAX_URL_LENGTH} characters")
     if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         raise UnsafeUrl("webhook_url_invalid", "the URL contains whitespace or control characters")
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        raise UnsafeUrl("webhook_url_invalid", "the URL cannot be parsed") from None
+    if parts.username is not None or parts.password is not None or not host:
+        return url  # judged (and refused) by _parse, which says why
+    try:
+        if "[" in parts.netloc:
+            netloc = parts.netloc.lower()  # an IPv6 literal: ASCII already
+        else:
+            ascii_host = host.encode("idna").decode("ascii").lower()
+            netloc = ascii_host if port is None else f"{ascii_host}:{port}"
+        path = quote(parts.path, safe=_URL_SAFE, encoding="utf-8", errors="strict")
+        query = quote(parts.query, safe=_URL_SAFE, encoding="utf-8", errors="strict")
+    except UnicodeError:
+        raise UnsafeUrl("webhook_url_invalid", "the host or path cannot be written in a URL") from None
+    normalized = urlunsplit((parts.scheme.lower(), netloc, path, query, ""))
+    if len(normalized) > MAX_URL_LENGTH:
+        raise UnsafeUrl("webhook_url_too_long", f"webhook URLs are limited to {MAX_URL_LENGTH} characters")
+    return normalized
+
+
+def _parse(url: str, *, allow_loopback_http: bool) -> tuple[str, str, int, str]:
+    url = normalize(url)
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -135,10 +174,17 @@ def _parse(url: str, *, allow_loopback_http: bool) -> tuple[str, str, int, str]:
     return scheme, host, port or (443 if scheme == "https" else 80), path
 
 
-def vet(url: str, *, allow_loopback_http: bool = False, resolver: Resolver | None = None) -> Target:
+def vet(
+    url: str,
+    *,
+    allow_loopback_http: bool = False,
+    resolver: Resolver | None = None,
+    refused_loopback_ports: frozenset[int] = frozenset(),
+) -> Target:
     """Check `url` and pin the address to call; raises UnsafeUrl with a stable code.
 
-    With `allow_loopback_http` (the local stack only) plain http is accepted, and only towards loopback.
+    With `allow_loopback_http` (the local stack only) plain http is accepted, and only towards loopback,
+    and never to `refused_loopback_ports` (the local stack's own twin and gateway).
     """
     scheme, host, port, path = _parse(url, allow_loopback_http=allow_loopback_http)
     try:
@@ -161,6 +207,11 @@ def vet(url: str, *, allow_loopback_http: bool = False, resolver: Resolver | Non
             raise UnsafeUrl("webhook_url_forbidden_address", f"the host resolves to {reason} ({answer})")
         addresses.append(address)
     chosen = addresses[0]
+    if any(a.is_loopback for a in addresses) and port in refused_loopback_ports:
+        raise UnsafeUrl(
+            "webhook_url_forbidden_address",
+            f"port {port} on this machine is the local stack's own service, not a webhook receiver",
+        )
     if scheme == "http" and not chosen.is_loopback:
         raise UnsafeUrl("webhook_url_not_https", "plain http is allowed only towards this machine")
     return Target(scheme=scheme, host=host, port=port, path=path, address=str(chosen))

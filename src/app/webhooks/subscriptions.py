@@ -49,7 +49,14 @@ def subscribe(
 ) -> tuple[WebhookRecord, str]:
     """A new webhook and its signing secret (shown to the player this once)."""
     wanted = check_events(events)
-    ssrf.vet(url, allow_loopback_http=services.settings.webhook_allow_loopback_http)
+    # Stored as it will be called (IDNA host, percent-encoded path): delivery never meets a URL that
+    # cannot be written on the wire.
+    url = ssrf.normalize(url)
+    ssrf.vet(
+        url,
+        allow_loopback_http=services.settings.webhook_allow_loopback_http,
+        refused_loopback_ports=services.settings.refused_loopback_ports,
+    )
     secret = new_secret()
     record = WebhookRecord(
         webhook_id=f"wh_{secrets.token_hex(8)}",

@@ -6,6 +6,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from app.core import rates
 from app.core.errors import NotFound
 from app.decks import custom as custom_decks
 from app.decks.presenters import cards, deck_created, deck_detail, official_deck_detail
@@ -44,13 +45,20 @@ def list_decks() -> Response[Decks]:
 @router.get(
     "/decks/<deck_id>/cards",
     tags=["decks"],
-    summary="An official deck's cards with image links",
+    summary="An official deck's cards with image links (official decks only)",
+    description=(
+        "Public, for official decks only: a custom deck is 404 deck_not_found here, whoever asks. "
+        "Its owner sees its cards, with their links and upload status, at GET /decks/{deck_id}."
+    ),
     **answers({200: {"description": "The deck's cards"}}, 404),
 )
 def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
     deck = OFFICIAL_DECKS.get(deck_id)
     if deck is None:
-        raise NotFound("deck_not_found", f"there is no official deck {deck_id!r}")
+        raise NotFound(
+            "deck_not_found",
+            f"there is no official deck {deck_id!r} (a custom deck's cards: GET /decks/{{deck_id}})",
+        )
     return json_response(DeckCards(deck_id=deck.deck_id, cards=cards(adapters.images, deck.card_ids())))
 
 
@@ -59,7 +67,8 @@ def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
     tags=["decks"],
     summary="Create your own deck: one presigned upload form per card",
     security=BEARER,
-    **answers(created("The deck and its upload forms", "/decks/{deck_id}"), 400, 401, 413, 415, 422),
+    description="At most 10 new decks per player a day (429 `too_many_decks`, with Retry-After).",
+    **answers(created("The deck and its upload forms", "/decks/{deck_id}"), 400, 401, 413, 415, 422, 429),
 )
 def create_deck(
     request: Request, body: CreateDeck, player: Caller, adapters: Adapters, key: IdempotencyKey = None
@@ -67,6 +76,7 @@ def create_deck(
     made_now: list[custom_decks.NewDeck] = []
 
     def compute() -> dict[str, object]:
+        rates.claim(adapters, rates.DECKS_PER_PLAYER, player.player_id)  # a replayed answer is not counted
         fresh = custom_decks.create_deck(
             adapters.decks,
             adapters.images,

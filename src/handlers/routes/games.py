@@ -198,6 +198,18 @@ def rematch(request: Request, game_id: str, player: Caller, adapters: Adapters) 
     return to_response(answer)
 
 
+@router.post(
+    "/games/<game_id>/invite",
+    tags=["lobby"],
+    summary="Host: a fresh invite code (the old one, and any link holding it, stops working)",
+    security=BEARER,
+    **answers({200: {"description": "The game with its new invite_code"}}, 401, 403, 404),
+)
+def invite(game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut]:
+    played = games.rotate_invite(adapters, player, check_game_id(game_id))
+    return to_response(game_answer(adapters, played, player.player_id))
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRoute:
     """One move's route: every move shares the same handling (`_play`), only these differ."""

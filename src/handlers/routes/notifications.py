@@ -38,6 +38,7 @@ from handlers.http import (
     done,
     json_response,
     location,
+    no_content,
     request_key,
     to_response,
 )
@@ -101,7 +102,7 @@ def get_devices(player: Caller, adapters: Adapters) -> Response[Devices]:
     tags=["notifications"],
     summary="Forget a device",
     security=BEARER,
-    **answers({204: {"description": "Forgotten"}}, 401, 404),
+    **answers(no_content("Forgotten"), 401, 404),
 )
 def delete_device(device_id: DeviceId, player: Caller, adapters: Adapters) -> Response[None]:
     delivery.remove_device(_delivery(adapters), player, device_id)

@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from app.core import rates
 from app.core.records import PlayerRecord
 from app.games import play as games
 from app.games.presenters import inbox_game
@@ -38,6 +39,7 @@ from handlers.http import (
     poll_headers,
 )
 from handlers.problems import answers
+from handlers.routes.sign_in import source_ip
 
 router = APIGatewayRouter()
 
@@ -46,9 +48,11 @@ router = APIGatewayRouter()
     "/players",
     tags=["players"],
     summary="Register a player (the token is shown once)",
-    **answers(created("The player and their token", "/players/me"), 400, 413, 415),
+    description="At most 20 registrations per source address an hour (429 `too_many_registrations`).",
+    **answers(created("The player and their token", "/players/me"), 400, 413, 415, 429),
 )
 def register(request: Request, body: CreatePlayer, adapters: Adapters) -> Response[PlayerCreated]:
+    rates.claim(adapters, rates.REGISTRATIONS_PER_SOURCE, rates.source_key(source_ip(request)))
     record, token = players.register(adapters, body.name, body.device)
     return _token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
 

@@ -34,6 +34,7 @@ from handlers.http import (
     created,
     done,
     json_response,
+    no_content,
     no_store_response,
 )
 from handlers.problems import answers
@@ -94,7 +95,7 @@ def list_all(player: Caller, adapters: Adapters) -> Response[WebhookList]:
     tags=TAGS,
     summary="Remove a webhook",
     security=BEARER,
-    **answers({204: {"description": "Removed"}}, 401, 404),
+    **answers(no_content("Removed"), 401, 404),
 )
 def delete(webhook_id: str, player: Caller, adapters: Adapters) -> Response[Any]:
     webhooks.unsubscribe(adapters, player, webhook_id)

@@ -66,6 +66,8 @@ def game_item(record: GameRecord) -> dict[str, Any]:
     }
     if record.recent_requests:
         item["requests"] = {"S": " ".join(record.recent_requests)}
+    if record.invite_barred:
+        item["invite_barred"] = {"SS": list(record.invite_barred)}
     # Read by projection for conditional GETs (game_stamp): who may see the game, without its state.
     member_ids = [p.player_id for p in state.players]
     if member_ids:
@@ -90,6 +92,7 @@ def game_from_item(item: dict[str, Any]) -> GameRecord:
         updated_at=item["updated_at"]["S"],
         due_at=None if due is None else int(due["N"]),
         recent_requests=tuple(item["requests"]["S"].split()) if "requests" in item else (),
+        invite_barred=tuple(sorted(item.get("invite_barred", {}).get("SS", ()))),
     )
 
 

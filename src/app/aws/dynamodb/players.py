@@ -29,6 +29,7 @@ class DynamoPlayerStore(TableAdapter):
                     "token_hash": {"S": player.token_hash},
                     "created_at": {"S": player.created_at},
                     **({"token_issued_at": {"S": player.token_issued_at}} if player.token_issued_at else {}),
+                    **({} if player.expires_at is None else {"expires_at": {"N": str(player.expires_at)}}),
                 },
                 ConditionExpression="attribute_not_exists(pk)",
             )
@@ -42,6 +43,15 @@ class DynamoPlayerStore(TableAdapter):
         if item is None:
             return None
         return profile_from_item(item)
+
+    def keep_player(self, player_id: str) -> None:
+        written_if_condition_held(
+            self.client.update_item,
+            TableName=self.table_name,
+            Key=player_key(player_id),
+            UpdateExpression="REMOVE expires_at",
+            ConditionExpression="attribute_exists(pk)",
+        )
 
     def rename_player(self, player_id: str, name: str) -> bool:
         return written_if_condition_held(

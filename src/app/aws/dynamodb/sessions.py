@@ -34,6 +34,7 @@ def profile_from_item(item: dict[str, Any]) -> PlayerRecord:
         item.get("token_issued_at", {}).get("S", ""),
         item.get("email", {}).get("S", ""),
         item.get("pending_email", {}).get("S", ""),
+        int(item["expires_at"]["N"]) if "expires_at" in item else None,
     )
 
 

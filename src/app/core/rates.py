@@ -1,0 +1,54 @@
+"""Per-client rates the service counts itself: a fixed window per key, one conditional write per request.
+
+API Gateway throttles the whole stage, and a usage plan each API key (template.yaml); what only the
+service can tell apart (one source address registering, one player creating decks) is counted here, in
+the table, with the same counter the sign-in limits use. The numbers are in the README (Quotas and rates).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+from dataclasses import dataclass
+
+from app.core.errors import RateLimited
+from app.core.services import Services
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """At most `limit` requests per `window_seconds` for one key of `scope` (429 `code` past it)."""
+
+    scope: str
+    limit: int
+    window_seconds: int
+    code: str
+    detail: str
+
+
+REGISTRATIONS_PER_SOURCE = Rate(
+    "register-source", 20, 3_600, "too_many_registrations", "too many players were registered from here"
+)
+DECKS_PER_PLAYER = Rate("decks-player", 10, 86_400, "too_many_decks", "you created too many decks today")
+
+
+def source_key(source: str) -> str | None:
+    """What a request's source address is counted under (never the address itself); None for loopback,
+    which only the local stack's gateway sends (API Gateway always names the client's address)."""
+    try:
+        if ipaddress.ip_address(source).is_loopback:
+            return None
+    except ValueError:
+        pass  # "unknown" and the like: counted together, the safe side
+    return hashlib.sha256(f"source\x00{source}".encode()).hexdigest()
+
+
+def claim(services: Services, rate: Rate, key: str | None) -> None:
+    """Count one request of `key` against `rate`; RateLimited with Retry-After once it is used up."""
+    if key is None:
+        return
+    now = services.now_epoch()
+    window = now // rate.window_seconds
+    ends = (window + 1) * rate.window_seconds
+    if not services.emails.claim_slot(rate.scope, key, window=window, limit=rate.limit, expires_at=ends):
+        raise RateLimited(rate.code, f"{rate.detail}; try again later", retry_after=max(1, ends - now))

@@ -1,0 +1,82 @@
+"""How much of the game service one player may hold at once, and a lobby list no host can crowd.
+
+The numbers are in the README (Quotas and rates). Counts come from the player's own inbox entries,
+which the move that seats a player writes in the same transaction: one query, bounded by the quota.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.core.errors import Conflict
+from app.core.records import GameRecord, PlayerRecord, Visibility
+from app.core.services import Services
+from dixit.state import Phase
+
+# Lobbies a player may host at once: a few public ones (what the open list shows), more in all
+# (private tables for friends).
+MAX_PUBLIC_LOBBIES = 3
+MAX_LOBBIES = 10
+# Unfinished games (lobbies included) a player may sit at: creating and joining both count.
+MAX_UNFINISHED_GAMES = 30
+# The open list shows at most this many lobbies per host...
+LOBBIES_PER_HOST_LISTED = 2
+# ...picked from this many of the newest lobbies.
+OPEN_GAMES_SCANNED = 100
+
+
+class QuotaExceeded(Conflict):
+    """More than a player may hold at once; it passes when they finish, leave or start a game."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("quota_exceeded", detail)
+
+
+def check_can_sit(services: Services, player: PlayerRecord) -> None:
+    """Before a create or a join: the player is at fewer than MAX_UNFINISHED_GAMES tables."""
+    if len(services.inbox.active_memberships(player.player_id)) >= MAX_UNFINISHED_GAMES:
+        raise QuotaExceeded(
+            f"you are in {MAX_UNFINISHED_GAMES} unfinished games already; finish or leave one first"
+        )
+
+
+def check_can_host(services: Services, player: PlayerRecord, visibility: Visibility) -> None:
+    """Before a create: the player hosts fewer lobbies than the quotas allow."""
+    memberships = services.inbox.active_memberships(player.player_id)
+    if len(memberships) >= MAX_UNFINISHED_GAMES:
+        raise QuotaExceeded(
+            f"you are in {MAX_UNFINISHED_GAMES} unfinished games already; finish or leave one first"
+        )
+    # The entry says lobby until the stream rewrites it; the game itself says who hosts and whether it
+    # has started. At most MAX_UNFINISHED_GAMES reads, on a create only.
+    hosted = [
+        record
+        for m in memberships
+        if m.phase is Phase.LOBBY
+        and (record := services.games.load_game(m.game_id)) is not None
+        and record.state.phase is Phase.LOBBY
+        and record.state.host_id == player.player_id
+    ]
+    if len(hosted) >= MAX_LOBBIES:
+        raise QuotaExceeded(f"you host {MAX_LOBBIES} lobbies already; start or leave one first")
+    public = sum(1 for record in hosted if record.visibility is Visibility.PUBLIC)
+    if visibility is Visibility.PUBLIC and public >= MAX_PUBLIC_LOBBIES:
+        raise QuotaExceeded(
+            f"you host {MAX_PUBLIC_LOBBIES} public lobbies already; start or leave one, or make this one "
+            "private"
+        )
+
+
+def fair_lobbies(newest_first: Iterable[GameRecord], limit: int) -> list[GameRecord]:
+    """At most LOBBIES_PER_HOST_LISTED lobbies per host, taken in rounds: every host's newest lobby
+    first (newest host first), then every host's second. However many lobbies one host opens, the
+    others' stay on the first page."""
+    rounds: list[list[GameRecord]] = [[] for _ in range(LOBBIES_PER_HOST_LISTED)]
+    shown: dict[str, int] = {}
+    for record in newest_first:
+        host = record.state.host_id
+        seen = shown.get(host, 0)
+        if seen < LOBBIES_PER_HOST_LISTED:
+            rounds[seen].append(record)
+            shown[host] = seen + 1
+    return [record for listed in rounds for record in listed][:limit]
