@@ -102,7 +102,11 @@ class TwinServer(ThreadedMotoServer):
         if self.mailbox is not None:
             app = SesMailbox(app, self.mailbox)
         app = PresignedPostPolicy(app)
-        guard = TwinGuard(app, {"127.0.0.1", "localhost", self._ip_address})
+        hosts = {"127.0.0.1", "localhost", self._ip_address}
+        if self._ip_address not in ("127.0.0.1", "localhost"):
+            # Bound for containers (`make run HOST=0.0.0.0`, for `sam local`): they name the host so.
+            hosts.add("host.docker.internal")
+        guard = TwinGuard(app, hosts)
         self._server = make_server(
             self._ip_address, self._port, guard, True, request_handler=MotoRequestHandler
         )
