@@ -104,7 +104,8 @@ def test_five_games_waiting_make_one_digest_mail_listing_all_five(stack: Served,
         "PUT", "/players/me/notifications", {"digest": now.hour, "time_zone": "UTC"}, bea.auth()
     )
     assert reply.status == 200, reply.raw
-    games = [lobby([bea, *guests]) for _ in range(5)]  # each lobby waits on its host to start it
+    # Private: a host holds at most 3 public lobbies (README "Quotas"). Each waits on its host to start it.
+    games = [lobby([bea, *guests], visibility="private") for _ in range(5)]
     deadline = time.monotonic() + 60
     while not all(g["your_turn"] for g in bea.get("/players/me/games").body["games"]):
         assert time.monotonic() < deadline, "the inbox never caught up"
