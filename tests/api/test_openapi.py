@@ -195,7 +195,7 @@ def test_every_operation_is_named_by_a_camel_case_verb_that_generated_clients_ca
 
 
 def test_a_route_missing_from_the_table_is_named_after_its_function_not_its_path() -> None:
-    assert openapi.operation_id("POST", "/games/{game_id}/rematch", "post_rematch") == "postRematch"
+    assert openapi.operation_id("POST", "/games/{game_id}/shuffle", "post_shuffle") == "postShuffle"
     assert openapi.operation_id("post", "/games", "create") == "createGame"
 
 

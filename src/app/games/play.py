@@ -227,7 +227,7 @@ def previewed_game(
 ) -> GameRecord:
     """The game for its join page: members and anyone when it is public; with the invite code when private."""
     record = load_game(services, game_id)
-    if record.state.player(viewer.player_id) is None:
+    if record.visibility is Visibility.PRIVATE and record.state.player(viewer.player_id) is None:
         _check_invite(record, invite_code)
     return record
 

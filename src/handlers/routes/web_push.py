@@ -18,7 +18,7 @@ from app.notify.web_push_schemas import (
     WebPushSubscriptionOut,
     WebPushSubscriptions,
 )
-from handlers.http import BEARER, Adapters, Caller, created, done, json_response, location
+from handlers.http import BEARER, Adapters, Caller, created, done, json_response, location, no_content
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -104,7 +104,7 @@ def get_web_push_subscriptions(player: Caller, adapters: Adapters) -> Response[W
     tags=["notifications"],
     summary="Forget a browser's push subscription",
     security=BEARER,
-    **answers({204: {"description": "Forgotten"}}, 401, 404),
+    **answers(no_content("Forgotten"), 401, 404),
 )
 def delete_web_push_subscription(
     subscription_id: SubscriptionId, player: Caller, adapters: Adapters
