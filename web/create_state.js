@@ -8,7 +8,7 @@ export const DEFAULTS = {
   decks: "Default: the base deck. Mix decks for more variety; your own decks show here once every card is ready.",
   seats: "Default: as many as the rules allow (6 classic, 12 Odyssey). The game starts when the host says so.",
   target: "Default: 30 points, a game of a few weeks by mail. Fewer points, a shorter game.",
-  timeout: "Default: 48 hours per move. Then a silent player is skipped (or, if you choose, only reminded).",
+  timeout: "Default: 48 hours per move. Then a random card or vote is played for a silent player, scoring nothing.",
   visibility: "Default: private. Only people with the invite link can join.",
 };
 
@@ -21,7 +21,7 @@ export function createBody(get, decks) {
     rules,
     target_score: number(get("target_score")) ?? 30,
     visibility: get("visibility") || "private",
-    timeout_policy: get("timeout_policy") || "skip",
+    timeout_policy: get("timeout_policy") || "autoplay",
     move_timeout_hours: number(get("move_timeout_hours")) ?? 48,
     decks: decks.length ? decks : ["base"],
   };

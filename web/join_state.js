@@ -7,7 +7,10 @@ const RULES = { classic: "Classic (3–6 players)", odyssey: "Odyssey (3–12 pl
 export function previewFacts(preview) {
   const s = preview.settings || {};
   const names = (preview.seated || []).map((p) => p.name);
-  const policy = s.timeout_policy === "wait" ? "the game waits, with reminders" : "a silent player is skipped";
+  const policy = {
+    wait: "the game waits, with reminders",
+    skip: "a silent player is skipped",
+  }[s.timeout_policy] || "a random card or vote is played for a silent player, scoring nothing";
   return [
     ["Host", preview.host_name],
     ["Players", `${listOf(names)} (${names.length} of ${s.max_players})`],

@@ -77,6 +77,13 @@ describe("the join preview", () => {
     assert.equal(facts.Rules, "Classic (3–6 players)");
     assert.equal(facts["Play until"], "someone reaches 30 points");
     assert.equal(facts["Free seats"], "4");
+    assert.equal(facts["Each move"], "48 hours; then a silent player is skipped");
+  });
+
+  test("names each timeout policy, autoplay (the API's default) included", () => {
+    const each = (policy) => Object.fromEntries(join.previewFacts(preview({ settings: { ...preview().settings, timeout_policy: policy } })))["Each move"];
+    assert.match(each("autoplay"), /random card or vote is played for a silent player, scoring nothing/);
+    assert.match(each("wait"), /the game waits, with reminders/);
   });
 
   test("says plainly when the game is full or started", () => {
@@ -96,7 +103,7 @@ describe("the new-game form", () => {
       rules: "classic",
       target_score: 12,
       visibility: "private",
-      timeout_policy: "skip",
+      timeout_policy: "autoplay",
       move_timeout_hours: 48,
       decks: ["base", "mirrors"],
       max_players: 6,

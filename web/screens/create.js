@@ -121,7 +121,8 @@ export function createScreen() {
       "fieldset",
       {},
       h("legend", {}, "When a player does not move in time"),
-      choice("timeout_policy", "skip", " Skip them, so the game goes on", true),
+      choice("timeout_policy", "autoplay", " Play a random card or vote for them (it scores nothing)", true),
+      choice("timeout_policy", "skip", " Skip them, so the game goes on"),
       choice("timeout_policy", "wait", " Wait for them, with reminders"),
     ),
     h(
