@@ -180,6 +180,13 @@ def json_response(
     return to_response({"status": status, "body": model.model_dump(mode="json"), "headers": headers})
 
 
+def put_response(request: Request, model: BaseModel, *, is_new: bool, where: str) -> Response[Any]:
+    """A PUT's answer: 201 with the Location of `where` when it made the resource, else 200."""
+    if not is_new:
+        return json_response(model)
+    return json_response(model, status=201, headers={"Location": location(request, where)})
+
+
 def done() -> Response[None]:
     """The 204 No Content answer of a route that only acts."""
     return Response(status_code=204)

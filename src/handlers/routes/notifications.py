@@ -39,6 +39,7 @@ from handlers.http import (
     json_response,
     location,
     no_content,
+    put_response,
     request_key,
     to_response,
 )
@@ -78,11 +79,8 @@ def put_device(
     device, is_new = delivery.register_device(
         _delivery(adapters), player, device_id, body.platform, body.push_token
     )
-    if not is_new:
-        return json_response(_device_out(device))
-    answer = json_response(_device_out(device), status=201)
-    answer.headers["Location"] = location(request, f"/players/me/devices/{device.device_id}")
-    return answer
+    where = f"/players/me/devices/{device.device_id}"
+    return put_response(request, _device_out(device), is_new=is_new, where=where)
 
 
 @router.get(

@@ -18,7 +18,7 @@ from app.notify.web_push_schemas import (
     WebPushSubscriptionOut,
     WebPushSubscriptions,
 )
-from handlers.http import BEARER, Adapters, Caller, created, done, json_response, location, no_content
+from handlers.http import BEARER, Adapters, Caller, created, done, json_response, no_content, put_response
 from handlers.problems import answers
 
 router = APIGatewayRouter()
@@ -80,11 +80,8 @@ def put_web_push_subscription(
         expiration_time=body.expiration_time,
         now=adapters.clock(),
     )
-    if not is_new:
-        return json_response(_out(stored))
-    answer = json_response(_out(stored), status=201)
-    answer.headers["Location"] = location(request, f"/players/me/web-push/{subscription_id}")
-    return answer
+    where = f"/players/me/web-push/{subscription_id}"
+    return put_response(request, _out(stored), is_new=is_new, where=where)
 
 
 @router.get(
