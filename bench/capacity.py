@@ -84,9 +84,11 @@ class Ledger:
         self._before: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
 
     def attach(self, session: Any) -> None:
-        session.events.register("provide-client-params.dynamodb", self._params)
-        session.events.register("after-call.dynamodb", self._after)
-        session.events.register("after-call.sns.Publish", self._published)
+        # A boto3 session (older trees) keeps its events on `.events`; a botocore session registers itself.
+        register = session.events.register if hasattr(session, "events") else session.register
+        register("provide-client-params.dynamodb", self._params)
+        register("after-call.dynamodb", self._after)
+        register("after-call.sns.Publish", self._published)
 
     # --- the hooks -------------------------------------------------------------------------------------
     def _params(self, params: dict[str, Any], model: Any, **_: Any) -> None:

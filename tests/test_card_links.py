@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import boto3
 import botocore.session
 import pytest
 from botocore.credentials import CredentialProvider, RefreshableCredentials
@@ -37,7 +36,7 @@ def credentials(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def store() -> S3ObjectStore:
-    return S3ObjectStore(boto3.Session(region_name="eu-west-1"))
+    return S3ObjectStore(session_in("eu-west-1"))
 
 
 def freeze_botocore(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
@@ -72,7 +71,7 @@ def test_a_link_is_exactly_what_botocore_signs_at_the_same_moment(
 ) -> None:
     if token:
         monkeypatch.setenv("AWS_SESSION_TOKEN", token)  # a role's temporary credentials, as in Lambda
-    store = S3ObjectStore(boto3.Session(region_name="eu-west-1"))
+    store = S3ObjectStore(session_in("eu-west-1"))
     moment = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
     freeze_botocore(monkeypatch, moment)
     theirs = botocore_link(store, "cards-bucket", "base-007", 7200)
@@ -155,10 +154,16 @@ class Role(CredentialProvider):
         )
 
 
-def session_of(role: Role) -> boto3.Session:
+def session_in(region: str) -> botocore.session.Session:
     core = botocore.session.get_session()
+    core.set_config_variable("region", region)
+    return core
+
+
+def session_of(role: Role) -> botocore.session.Session:
+    core = session_in("eu-west-1")
     core.get_component("credential_provider").insert_before("env", role)
-    return boto3.Session(botocore_session=core, region_name="eu-west-1")
+    return core
 
 
 def access_key_of(url: str | None) -> str:

@@ -7,30 +7,138 @@ at import), so importing this module costs nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import Any, Generic, TypeVar, cast
 
 from app.aws import clients as aws_clients
-from app.aws.dynamodb.decks import DynamoDeckStore
-from app.aws.dynamodb.email import DynamoEmailStore
-from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
-from app.aws.dynamodb.inbox import DynamoInboxStore
-from app.aws.dynamodb.mail_ledger import DynamoDigestIndex, DynamoMailLedger
-from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
-from app.aws.dynamodb.web_push import DynamoWebPushStore
-from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.aws.s3 import S3ObjectStore
-from app.aws.ses import SesMailer
-from app.aws.sns import SnsNotifier
-from app.aws.sqs import SqsWebhookQueue
-from app.aws.web_push import PywebpushSender, SsmVapidKey, vapid_subject
 from app.core.deadline import DEFAULT_SECONDS, Deadline
 from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
-from app.notify.channels import Platform
+
+T = TypeVar("T")
+
+
+class _OnFirstUse(Generic[T]):
+    """Stands for an adapter whose module is imported, and the adapter built, when it is first used.
+
+    Most requests are moves and views: importing the mail, push, webhook and deck adapters (and the
+    feature modules they bring along) for them would be a fifth of every cold start for nothing.
+    """
+
+    __slots__ = ("_build", "_built")
+
+    def __init__(self, build: Callable[[], T]) -> None:
+        self._build = build
+        self._built: T | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._built is None:
+            self._built = self._build()
+        return getattr(self._built, name)
+
+    def __repr__(self) -> str:
+        return f"on first use: {self._built!r}" if self._built is not None else "not built yet"
+
+
+def _on_first_use(build: Callable[[], T]) -> T:
+    return cast(T, _OnFirstUse(build))
+
+
+def _emails(table: str) -> Any:
+    from app.aws.dynamodb.email import DynamoEmailStore
+
+    return DynamoEmailStore(table)
+
+
+def _inbox(table: str) -> Any:
+    from app.aws.dynamodb.inbox import DynamoInboxStore
+
+    return DynamoInboxStore(table)
+
+
+def _webhooks(table: str) -> Any:
+    from app.aws.dynamodb.webhooks import DynamoWebhookStore
+
+    return DynamoWebhookStore(table)
+
+
+def _feed(table: str) -> Any:
+    from app.aws.dynamodb.feed import DynamoFeedStore
+
+    return DynamoFeedStore(table)
+
+
+def _decks(table: str) -> Any:
+    from app.aws.dynamodb.decks import DynamoDeckStore
+
+    return DynamoDeckStore(table)
+
+
+def _notifications(table: str) -> Any:
+    from app.aws.dynamodb.notify import DynamoNotificationStore
+
+    return DynamoNotificationStore(table)
+
+
+def _push(settings: AppSettings) -> Any:
+    from app.aws.sns import SnsNotifier
+    from app.notify.channels import Platform
+
+    return SnsNotifier(
+        settings.nudge_topic_arn,
+        platform_applications={
+            Platform.APNS: settings.apns_platform_application_arn,
+            Platform.APNS_SANDBOX: settings.apns_sandbox_platform_application_arn,
+            Platform.FCM: settings.fcm_platform_application_arn,
+        },
+    )
+
+
+def _mailer(settings: AppSettings) -> Any:
+    from app.aws.ses import SesMailer
+
+    return SesMailer(settings.email_from, settings.email_configuration_set)
+
+
+def _webhook_queue(settings: AppSettings) -> Any:
+    from app.aws.sqs import SqsWebhookQueue
+
+    return SqsWebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url)
+
+
+def _mail_ledger(table: str) -> Any:
+    from app.aws.dynamodb.mail_ledger import DynamoMailLedger
+
+    return DynamoMailLedger(table)
+
+
+def _digests(table: str) -> Any:
+    from app.aws.dynamodb.mail_ledger import DynamoDigestIndex
+
+    return DynamoDigestIndex(table)
+
+
+def _web_push_subscriptions(table: str) -> Any:
+    from app.aws.dynamodb.web_push import DynamoWebPushStore
+
+    return DynamoWebPushStore(table)
+
+
+def _web_push(settings: AppSettings) -> Any:
+    from app.aws.web_push import PywebpushSender, SsmVapidKey, vapid_subject
+
+    return PywebpushSender(
+        SsmVapidKey(settings.web_push_vapid_parameter),
+        vapid_subject(settings.web_push_subject, settings.email_from, settings.web_base_url),
+        allow_loopback_http=settings.webhook_allow_loopback_http,
+        timeout_seconds=settings.webhook_timeout_seconds,
+    )
 
 
 @cache
@@ -38,25 +146,10 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
     table = settings.table_name
     return Services(
         settings=settings,
+        # What every move and view uses (the token check, the game), built now.
         games=DynamoGameStore(table),
         players=DynamoPlayerStore(table),
         sessions=DynamoSessionStore(table),
-        emails=DynamoEmailStore(table),
-        inbox=DynamoInboxStore(table),
-        webhooks=DynamoWebhookStore(table),
-        feed=DynamoFeedStore(table),
-        decks=DynamoDeckStore(table),
-        notifications=DynamoNotificationStore(table),
-        push=SnsNotifier(
-            settings.nudge_topic_arn,
-            platform_applications={
-                Platform.APNS: settings.apns_platform_application_arn,
-                Platform.APNS_SANDBOX: settings.apns_sandbox_platform_application_arn,
-                Platform.FCM: settings.fcm_platform_application_arn,
-            },
-        ),
-        mailer=SesMailer(settings.email_from, settings.email_configuration_set),
-        webhook_queue=SqsWebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url),
         # One per configuration for the whole environment: its memo of signed links outlives a request.
         images=CardImages(
             settings.card_bucket,
@@ -65,15 +158,20 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
             window_seconds=settings.image_url_window_seconds,
             base_url=settings.card_image_base_url,
         ),
-        mail_ledger=DynamoMailLedger(table),
-        digests=DynamoDigestIndex(table),
-        web_push_subscriptions=DynamoWebPushStore(table),
-        web_push=PywebpushSender(
-            SsmVapidKey(settings.web_push_vapid_parameter),
-            vapid_subject(settings.web_push_subject, settings.email_from, settings.web_base_url),
-            allow_loopback_http=settings.webhook_allow_loopback_http,
-            timeout_seconds=settings.webhook_timeout_seconds,
-        ),
+        emails=_on_first_use(lambda: _emails(table)),
+        inbox=_on_first_use(lambda: _inbox(table)),
+        webhooks=_on_first_use(lambda: _webhooks(table)),
+        feed=_on_first_use(lambda: _feed(table)),
+        decks=_on_first_use(lambda: _decks(table)),
+        notifications=_on_first_use(lambda: _notifications(table)),
+        push=_on_first_use(lambda: _push(settings)),
+        mailer=_on_first_use(lambda: _mailer(settings)),
+        webhook_queue=_on_first_use(lambda: _webhook_queue(settings)),
+        # The email channel's send claims and suppressed addresses, and the daily digest's index.
+        mail_ledger=_on_first_use(lambda: _mail_ledger(table)),
+        digests=_on_first_use(lambda: _digests(table)),
+        web_push_subscriptions=_on_first_use(lambda: _web_push_subscriptions(table)),
+        web_push=_on_first_use(lambda: _web_push(settings)),
     )
 
 

@@ -18,17 +18,7 @@ from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
-from handlers.routes import (
-    account,
-    decks,
-    games,
-    notifications,
-    players,
-    sign_in,
-    unsubscribe,
-    web_push,
-    webhooks,
-)
+from handlers.routing import Routers
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
 PUBLIC_ROUTES = frozenset(
@@ -75,16 +65,15 @@ CORS = CORSConfig(
 )
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
 app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500, cors=CORS)
-app.include_router(players.router)
-app.include_router(sign_in.router)
-app.include_router(games.router)
-app.include_router(decks.router)
-app.include_router(notifications.router)
-app.include_router(web_push.router)
-app.include_router(webhooks.router)
-app.include_router(account.router)
-app.include_router(unsubscribe.router)
 problems.register(app)
+# The game and player routes now; every other router when a request for one of its resources comes.
+routers = Routers(app)
+
+
+def whole_api() -> APIGatewayRestResolver:
+    """The resolver with every router registered: what the document describes and its checks read."""
+    routers.everything()
+    return app
 
 
 # The document and its page load the OpenAPI models and Swagger assets: only these two routes pay.
@@ -92,7 +81,9 @@ problems.register(app)
 def serve_openapi() -> Response[Any]:
     from handlers import openapi
 
-    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi.document(app))
+    return Response(
+        status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi.document(whole_api())
+    )
 
 
 @app.get("/docs", include_in_schema=False)
@@ -102,7 +93,7 @@ def serve_docs() -> Response[Any]:
     if (app.current_event.query_string_parameters or {}).get("format") == "json":
         # Swagger UI names this URL as the source of the document it shows.
         return serve_openapi()
-    return Response(status_code=200, content_type="text/html", body=openapi.swagger_page(app))
+    return Response(status_code=200, content_type="text/html", body=openapi.swagger_page(whole_api()))
 
 
 def _admit(event: dict[str, Any], services: Services) -> SignedIn | None:
@@ -182,6 +173,7 @@ def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         signed = _admit(event, services)
     except AppError as refused:
         return problems.proxy_problem(refused, _cors_headers(event))
+    routers.for_resource(event.get("resource"))
     app.append_context(services=services, player=signed and signed.player, signed=signed)
     return app.resolve(event, context)
 
@@ -200,4 +192,4 @@ if __name__ == "__main__":
     # `make openapi`: print the document the routes declare (committed as openapi.json).
     from handlers import openapi
 
-    print(openapi.document(app), end="")
+    print(openapi.document(whole_api()), end="")

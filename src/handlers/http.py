@@ -97,6 +97,13 @@ class NotModified(Exception):
         self.headers = headers or {}
 
 
+def source_ip(request: Request) -> str:
+    """Where the request came from, as API Gateway saw it (what the per-source limits count)."""
+    context = request.resolved_event.raw_event.get("requestContext") or {}
+    identity = context.get("identity") or {}
+    return str(identity.get("sourceIp") or "unknown")
+
+
 def location(request: Request, path: str) -> str:
     """`path` as the client reaches it: on the execute-api domain, URLs start with the stage.
 

@@ -7,14 +7,14 @@ import json
 from typing import Any
 
 from handlers import openapi
-from handlers.api import app
+from handlers.api import whole_api
 
 from .client import Client
 from .helpers import assert_problem
 
 
 def document() -> dict[str, Any]:
-    found: dict[str, Any] = json.loads(openapi.document(app))
+    found: dict[str, Any] = json.loads(openapi.document(whole_api()))
     return found
 
 

@@ -1,16 +1,19 @@
-"""Boto3 clients, built on first use and reused by warm invocations, all from one session.
+"""AWS clients, built on first use and reused by warm invocations, all from one botocore session.
 
-Nothing is created at import. Boto3 itself honours AWS_ENDPOINT_URL, so the same code talks to AWS,
-moto server or `sam local` without a branch here. The session is kept with the clients (its
-credentials sign what app.aws.s3 signs itself) and forgotten with them.
+Nothing is created at import. botocore itself honours AWS_ENDPOINT_URL (and AWS_ENDPOINT_URL_<SERVICE>),
+so the same code talks to AWS, moto server or `sam local` without a branch here. The session is kept
+with the clients (its credentials sign what app.aws.s3 signs itself) and forgotten with them.
+
+The clients come from botocore, not boto3: boto3 only wraps the same session and clients, and its
+import (with s3transfer) is CPU every cold start pays for nothing the product uses.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-import boto3
+import botocore.session
 from botocore.config import Config
 
 if TYPE_CHECKING:
@@ -34,19 +37,23 @@ _S3_CONFIG = _CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_ver
 
 
 @cache
-def session() -> boto3.Session:
+def session() -> botocore.session.Session:
     """The session every client here comes from: its credentials (refreshed when a role's rotate)."""
-    return boto3.Session()
+    return botocore.session.get_session()
+
+
+def _client(service: str, config: Config = _CONFIG) -> Any:
+    return session().create_client(service, config=config)
 
 
 @cache
 def dynamodb() -> DynamoDBClient:
-    return session().client("dynamodb", config=_CONFIG)
+    return cast("DynamoDBClient", _client("dynamodb"))
 
 
-def s3_of(of: boto3.Session) -> S3Client:
+def s3_of(of: botocore.session.Session) -> S3Client:
     """An S3 client of `of` configured as `s3()` is (path-style addressing, SigV4)."""
-    return of.client("s3", config=_S3_CONFIG)
+    return cast("S3Client", of.create_client("s3", config=_S3_CONFIG))
 
 
 @cache
@@ -56,23 +63,23 @@ def s3() -> S3Client:
 
 @cache
 def sns() -> SNSClient:
-    return session().client("sns", config=_CONFIG)
+    return cast("SNSClient", _client("sns"))
 
 
 @cache
 def sqs() -> SQSClient:
-    return session().client("sqs", config=_CONFIG)
+    return cast("SQSClient", _client("sqs"))
 
 
 @cache
 def sesv2() -> SESV2Client:
-    return session().client("sesv2", config=_CONFIG)
+    return cast("SESV2Client", _client("sesv2"))
 
 
 @cache
 def ssm() -> Any:
     """SSM Parameter Store (the Web Push VAPID key); untyped: the project carries no stubs for it."""
-    return session().client("ssm", config=_CONFIG)
+    return _client("ssm")
 
 
 _generation = 0

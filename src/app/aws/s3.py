@@ -26,7 +26,7 @@ from botocore.exceptions import NoCredentialsError
 from app.aws import clients as aws_clients
 
 if TYPE_CHECKING:
-    import boto3
+    import botocore.session
     from botocore.credentials import ReadOnlyCredentials
     from mypy_boto3_s3 import S3Client
 
@@ -79,7 +79,7 @@ class S3ObjectStore:
     kept: tests switch endpoints and credentials under a shared instance and reset the clients).
     """
 
-    def __init__(self, session: boto3.Session | None = None) -> None:
+    def __init__(self, session: botocore.session.Session | None = None) -> None:
         self._session = session
         self._client: S3Client | None = None
         self._memo: dict[tuple[str, str], str] = {}

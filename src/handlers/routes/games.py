@@ -17,7 +17,6 @@ from pydantic import BaseModel
 from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.games import play as games
-from app.games import rematch as rematches
 from app.games.presenters import game_preview, names_in, open_game, round_result
 from app.games.schemas import (
     ChooseCards,
@@ -31,7 +30,6 @@ from app.games.schemas import (
     Rounds,
     TakeVacation,
 )
-from app.notify import my_preferences
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (
@@ -65,6 +63,14 @@ def not_modified(signal: NotModified) -> Response[None]:
     return Response(status_code=304, headers={"ETag": signal.etag, **signal.headers})
 
 
+def _quiet_of(adapters: Services, player: PlayerRecord) -> Any:
+    """The player's quiet hours for a seat they take (a new game, a join): their preferences are read
+    then and only then, so the notification modules stay out of a move's cold start."""
+    from app.notify import my_preferences
+
+    return my_preferences.seat_quiet_of(adapters, player.player_id)
+
+
 @router.post(
     "/games",
     tags=["games"],
@@ -87,7 +93,7 @@ def create(
         timeout_policy=body.timeout_policy.value,
         vacation_days=body.vacation_days,
         key=request_key(request, player, key, body),
-        host_quiet=my_preferences.seat_quiet_of(adapters, player.player_id),
+        host_quiet=_quiet_of(adapters, player),
         title=body.title,
     )
     answer = game_answer(adapters, made, player.player_id, status=201)
@@ -192,6 +198,8 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
     ),
 )  # fmt: skip
 def rematch(request: Request, game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut]:
+    from app.games import rematch as rematches  # once a game: not worth every cold start's import
+
     played = rematches.rematch(adapters, player, check_game_id(game_id))
     answer = game_answer(adapters, played, player.player_id)
     answer["headers"]["Location"] = location(request, f"/games/{answer['body']['game_id']}")
@@ -324,7 +332,7 @@ def _play(
     move = route.make(player, body)
     if isinstance(move, moves.Join):
         # The seat carries the player's quiet hours, so the deadlines it owes avoid their nights.
-        move = replace(move, quiet=my_preferences.seat_quiet_of(adapters, player.player_id))
+        move = replace(move, quiet=_quiet_of(adapters, player))
     played = games.play(
         adapters,
         player,

@@ -37,9 +37,9 @@ from handlers.http import (
     no_content,
     no_store_response,
     poll_headers,
+    source_ip,
 )
 from handlers.problems import answers
-from handlers.routes.sign_in import source_ip
 
 router = APIGatewayRouter()
 

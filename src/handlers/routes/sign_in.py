@@ -17,17 +17,19 @@ from app.signin.schemas import (
     SignInSent,
     VerifySignIn,
 )
-from handlers.http import BEARER, Adapters, Signed, accepted, created, json_response, no_store_response
+from handlers.http import (
+    BEARER,
+    Adapters,
+    Signed,
+    accepted,
+    created,
+    json_response,
+    no_store_response,
+    source_ip,
+)
 from handlers.problems import answers
 
 router = APIGatewayRouter()
-
-
-def source_ip(request: Request) -> str:
-    """Where the request came from, as API Gateway saw it (what the per-source limits count)."""
-    context = request.resolved_event.raw_event.get("requestContext") or {}
-    identity = context.get("identity") or {}
-    return str(identity.get("sourceIp") or "unknown")
 
 
 @router.post(
