@@ -243,10 +243,9 @@ def target(name: str, medians: dict[str, float]) -> tuple[str, float] | None:
         return "≤ 4", 4.0
     if name == "cost per 5p game, total ($)":
         return "≤ 0.002", 0.002
-    item = medians.get("game item at worst, 5p classic (KB)")
-    if item and name in ("WCU per clue", "WCU per submit", "WCU per vote"):
-        limit = math.ceil(item) + 1
-        return f"≤ {limit}", float(limit)
+    if name in ("WCU per clue", "WCU per submit", "WCU per vote"):
+        # Issue 23: one write unit for every move of a 5-player game, the vote that scores included.
+        return "≤ 1", 1.0
     return None
 
 

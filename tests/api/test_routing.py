@@ -90,3 +90,20 @@ def test_importing_the_api_leaves_the_other_routers_their_features_and_boto3_uni
     features = ("app.notify", "app.webhooks", "app.signin", "app.account", "app.feed")
     assert [name for name in imported if name.startswith(features)] == []
     assert "boto3" not in imported
+
+
+def test_warming_up_registers_every_router_and_builds_every_schema() -> None:
+    probe = (
+        "import handlers.api\n"
+        "from app.core.schema_base import Schema\n"
+        "handlers.api.warm_up()\n"
+        "models, unbuilt = [Schema], []\n"
+        "while models:\n"
+        "    model = models.pop()\n"
+        "    models += model.__subclasses__()\n"
+        "    unbuilt += [] if model.__pydantic_complete__ else [model.__name__]\n"
+        "print(sorted(handlers.api.routers.included), unbuilt)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC), "POWERTOOLS_TRACE_DISABLED": "true"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"{sorted(ALL)} []"
