@@ -196,6 +196,10 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     return answer
 
 
+# SnapStart (README "SnapStart"): each restore reseeds and rebuilds its clients; a `warm_up()` defined in
+# this module, if any, runs before the snapshot (registering every route, building the validation models).
+bootstrap.prepare_for_snapshots(globals().get("warm_up"))
+
 if __name__ == "__main__":
     # `make openapi`: print the document the routes declare (committed as openapi.json).
     from handlers import openapi
