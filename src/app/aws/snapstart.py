@@ -5,9 +5,9 @@ published version, snapshots the memory and resumes every new environment from t
 init left in memory is then shared by all of them:
 
 - the `random` module's state, seeded from os.urandom at import: every restored environment would draw
-  the same retry jitter (app.games.play, app.aws.dynamodb.table) and so retry in lockstep, and Powertools
-  would take the same log-sampling decision. `secrets`, `uuid4` and a fresh `random.Random()` read
-  os.urandom at each call and stay unique; the rules' RNG is seeded from `secrets` per game.
+  the same retry jitter (app.games.play, app.aws.dynamodb.table) and so retry in lockstep (as would a
+  Powertools log sampling rate, were one set). `secrets`, `uuid4` and a fresh `random.Random()` read
+  os.urandom when called and stay unique; the rules' RNG is seeded from `secrets` per game.
 - the boto3 session and clients: credentials resolved before the snapshot may have expired by the
   restore, and pooled connections point at sockets that no longer exist. `clients.reset()` forgets them
   and bumps `clients.generation()`, which app.bootstrap keys its Services on, so the adapters built on the
