@@ -29,6 +29,7 @@ TRANSLATION_ARTIFACTS = {
     ("W8001", "Condition EmailWanted not used"),
     ("W8001", "Condition PublicApiUrlGiven not used"),
     ("W8001", "Condition AlarmTopicWanted not used"),
+    ("W8001", "Condition SnapStartWanted not used"),
     ("W3037", "'changemessagevisibilitybatch' is not one of"),
     ("W3037", "'deletemessagebatch' is not one of"),
 }
@@ -57,8 +58,9 @@ def template() -> dict[str, Any]:
         {"CreateCardCdn": "true", "CardImageBaseUrl": "https://cdn.example"},
         {"EmailFrom": "dixit@example.com"},
         {"AlarmTopicArn": "arn:aws:sns:us-east-1:123456789012:pager"},
+        {"SnapStart": "true"},
     ],
-    ids=["defaults", "api-key", "card-cdn", "email", "alarm-topic"],
+    ids=["defaults", "api-key", "card-cdn", "email", "alarm-topic", "snapstart"],
 )
 def test_the_stack_cloudformation_runs_meets_every_policy(
     template: dict[str, Any], parameters: dict[str, str], monkeypatch: pytest.MonkeyPatch
