@@ -1,4 +1,5 @@
-"""`sam build` of template.yaml, and the built functions imported and run under python3.13.
+"""`sam validate --lint` and `sam build` of template.yaml, and the built functions imported and run under
+python3.13.
 
 The versions the tests ran are the versions deployed: every function's package is the product alone,
 and the layer the stack builds (DependenciesLayer) holds the run-time closure at the versions
@@ -71,6 +72,17 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return work / "build"
+
+
+def test_sam_validate_with_its_linter_finds_nothing_wrong_in_the_template(tmp_path: Path) -> None:
+    # cfn-lint checks both branches of every Fn::If, so the SnapStart=true stack is linted here too.
+    env = {**os.environ, "SAM_CLI_TELEMETRY": "0", "HOME": str(tmp_path), "AWS_DEFAULT_REGION": "us-east-1"}
+    command = [str(SAM), "validate", "--lint", "--template-file", str(ROOT / "template.yaml")]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False, timeout=600
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "is a valid SAM Template" in done.stdout + done.stderr
 
 
 def test_sam_build_packages_each_function_as_the_product_alone(build: Path) -> None:
