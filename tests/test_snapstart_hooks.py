@@ -124,6 +124,28 @@ def test_the_warm_up_runs_before_the_snapshot_and_never_after_a_restore(runtime:
     assert calls == ["warm"]
 
 
+def test_the_snapshot_holds_every_client_s_service_model_and_a_restore_keeps_them(
+    runtime: FakeRuntime, environment: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: list[str] = []
+    models = aws_clients._models()
+    models._cache.clear()  # botocore's per-loader memo: as if this environment had just started
+    load_file = models.file_loader.load_file
+    monkeypatch.setattr(models.file_loader, "load_file", lambda path: read.append(path) or load_file(path))
+    snapstart.install(lambda: None)
+    runtime.snapshot()
+    assert {
+        service for service in aws_clients.SERVICES if any(f"/{service}/" in path for path in read)
+    } == set(aws_clients.SERVICES)
+    runtime.restore()
+    read.clear()
+    aws_clients.dynamodb()  # a new session, the same models: none is read again
+    assert [
+        path for path in read if path.endswith(("/service-2", "/endpoint-rule-set-1", "/endpoints"))
+    ] == []
+    assert aws_clients._models() is models
+
+
 def test_a_failing_warm_up_does_not_fail_the_snapshot(runtime: FakeRuntime) -> None:
     def broken() -> None:
         raise RuntimeError("no route to warm")

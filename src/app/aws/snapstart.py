@@ -50,6 +50,8 @@ def _warming(warm_up: Callable[[], object]) -> Callable[[], None]:
         # Warming only saves time after a restore: a failure must not fail the version's publication.
         try:
             warm_up()
+            # The service models survive clients.reset(): a restore builds its clients without them.
+            aws_clients.read_models()
         except Exception:
             logger.exception("warming up before the SnapStart snapshot failed; restores will do it lazily")
 
