@@ -15,11 +15,10 @@ class GameWrite:
     """One conditional write of a game and everything that must land with it, or not at all.
 
     `memberships` are the first inbox entries of the players in `joined`. `finished_round` is the round
-    the move scored: not written with it, but read from the item by the stream consumer, which writes
-    the history (app.games.history; the item carries the reveal when its state cannot tell it all).
-    The due entry must still be
-    `expected_due_at` as read (by default the record's own): the sweep moves it without a new version,
-    and a move must not put back one the sweep already handled.
+    the move scored: no item of its own is written with it; the stream consumer writes the history
+    from the game item (app.games.history), which carries the reveal when its state cannot tell it all.
+    The due entry must still be `expected_due_at` as read (by default the record's own): the sweep
+    moves it without a new version, and a move must not put back one the sweep already handled.
     """
 
     record: GameRecord
