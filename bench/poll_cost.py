@@ -7,7 +7,8 @@ the projection, and a write by 1 KB steps (doubled in a transaction). So the num
 sizes measured on bot-played games, with 32-character names. The inbox entries are written by
 GameStreamFunction from the table's stream (app.games.inbox.refresh): one Lambda invocation per game write (a
 by-mail game's writes are hours apart, so the one-second batching window never joins two) and one
-conditional UpdateItem per entry that changed, outside any transaction.
+conditional UpdateItem per entry that changed, outside any transaction; so is each scored round's history
+item (app.games.history), one PutItem.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
-from app.aws.dynamodb.items import finished_membership_key, game_item, membership_key
+from app.aws.dynamodb.items import finished_membership_key, game_item, membership_key, round_put
 from app.core.records import GameRecord, Membership, Visibility
+from app.games import history
 from app.games.inbox import entries_for
 from app.games.play import RECENT_REQUESTS
 from app.notify.messages import changes
@@ -98,16 +100,19 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
     requests = tuple(f"r{n:07d}" for n in range(RECENT_REQUESTS))
     record = GameRecord(state, Visibility.PUBLIC, "invite", STAMP, STAMP, recent_requests=requests)
     bots = {pid: RandomBot(pid, seed + n) for n, pid in enumerate(ids)}
-    game_max = entry_max = moves = entry_writes = entry_wcu = move_wcu = publishes = 0
+    game_max = entry_max = moves = entry_writes = entry_wcu = move_wcu = round_wcu = publishes = 0
     while (mover := next_mover(record.state)) is not None:
         move = bots[mover].choose(view_for(record.state, mover))
         assert move is not None
         applied = apply(record.state, move, now=0)
         updated = replace(record, state=applied.state)
         moves += 1
-        game_units = wcu(game_item(updated))
-        # A scoring vote writes the reveal with the game in a transaction, which doubles both.
-        move_wcu += 2 * (game_units + 1) if applied.finished_round is not None else game_units
+        # One put of the game item, a scoring vote's too (carrying the reveal only when players left).
+        game_units = wcu(game_item(updated, history.carried(updated.state, applied.finished_round)))
+        move_wcu += game_units
+        if applied.finished_round is not None:
+            # GameStreamFunction puts the round's history item (app.games.history), outside any transaction.
+            round_wcu += wcu(round_put("t", updated.game_id, applied.finished_round)["Item"])
         # What GameStreamFunction writes for this record (inbox.refresh): changed entries, or the history.
         old, new = entries_for(record.state, STAMP), entries_for(updated.state, STAMP)
         if updated.state.phase is not record.state.phase and new and next(iter(new.values())).finished:
@@ -125,7 +130,7 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
     request = API_PER_REQUEST + lambda_cost(API_BILLED_MS)
     cost_moves = moves * request + move_wcu * DYNAMODB_PER_WRU
     cost_views = moves * (request + 1 * DYNAMODB_PER_RRU)  # one consistent read of the game (< 4 KB)
-    cost_consumer = moves * lambda_cost(NOTIFY_BILLED_MS) + entry_wcu * DYNAMODB_PER_WRU
+    cost_consumer = moves * lambda_cost(NOTIFY_BILLED_MS) + (entry_wcu + round_wcu) * DYNAMODB_PER_WRU
     cost_sns = publishes * SNS_PER_PUBLISH
     cost_polls = polls * (request + 0.5 * DYNAMODB_PER_RRU)  # one eventually consistent query, < 4 KB
     total = cost_moves + cost_views + cost_consumer + cost_sns + cost_polls
@@ -138,11 +143,12 @@ def play(players: int, rules: str, seed: int) -> dict[str, float]:
         "WCU per move, move path (avg)": move_wcu / moves,
         "entries written per move by GameStreamFunction (avg)": entry_writes / moves,
         "entry WCU per move by GameStreamFunction (avg)": entry_wcu / moves,
+        "round history WCU per game by GameStreamFunction": round_wcu,
         "GameStreamFunction invocations": moves,
         f"inbox polls ({GAME_DAYS} days, every {POLL_SECONDS} s)": polls,
         "cost: moves ($)": cost_moves,
         "cost: one game view per move ($)": cost_views,
-        "cost: GameStreamFunction, inbox entries ($)": cost_consumer,
+        "cost: GameStreamFunction, inbox entries and rounds ($)": cost_consumer,
         "cost: SNS publishes ($)": cost_sns,
         "cost: inbox polls ($)": cost_polls,
         "cost: total ($)": total,

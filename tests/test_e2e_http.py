@@ -89,12 +89,23 @@ def test_four_players_play_a_whole_game_over_http_against_the_local_stack(stack:
     assert final["phase"] == "finished"
     top = max(p["score"] for p in final["players"])
     assert final["winners"] == [p["player_id"] for p in final["players"] if p["score"] == top]
-    rounds = host.get(f"/games/{game_id}/rounds").body["rounds"]
+    rounds = settled_rounds(host, game_id, final["last_round"]["number"])
     totals = {p["player_id"]: 0 for p in final["players"]}
     for result in rounds:
         for player_id, points in result["points"].items():
             totals[player_id] += points
     assert totals == {p["player_id"]: p["score"] for p in final["players"]}
+
+
+def settled_rounds(client: HttpClient, game_id: str, count: int) -> list[dict[str, Any]]:
+    """The game's history once it holds `count` rounds: GameStreamFunction writes each scored round from
+    the table's stream a moment after the vote. Polled, with a bound, never timed."""
+    for _ in range(300):
+        rounds: list[dict[str, Any]] = client.get(f"/games/{game_id}/rounds").body["rounds"]
+        if len(rounds) >= count:
+            return rounds
+        time.sleep(0.1)
+    raise AssertionError(f"the history of {game_id} never reached {count} rounds: {rounds}")
 
 
 def settled_inbox(client: HttpClient, game_id: str, version: int) -> dict[str, Any]:
@@ -211,7 +222,7 @@ def test_a_custom_deck_uploaded_through_presigned_posts_is_ingested_and_dealt(st
     assert host.post(f"/games/{game_id}/start").status == 200
     final = play_to_the_end(players, game_id, seed=5)
     assert final["phase"] == "finished"
-    played = [c for r in host.get(f"/games/{game_id}/rounds").body["rounds"] for c in r["cards"]]
+    played = [c for r in settled_rounds(host, game_id, final["last_round"]["number"]) for c in r["cards"]]
     ours = [c for c in played if c["card_id"].startswith(f"{deck_id}-")]
     assert ours
     with urllib.request.urlopen(ours[0]["image_url"], timeout=10) as response:

@@ -101,9 +101,10 @@ export function gameScreen(gameId, card = null) {
       if (!open) return false;
       if (history.version !== game.version) {
         try {
-          const answer = await api.get(`/games/${gameId}/rounds`);
-          history.rounds = answer.rounds || [];
-          history.version = game.version;
+          const rounds = await roundsUpTo(game.last_round?.number);
+          history.rounds = rounds.list;
+          // A history that still lacks the round just revealed is shown, but fetched again next time.
+          history.version = rounds.complete ? game.version : null;
           const cardIds = history.rounds.flatMap((r) => r.cards.map((c) => c.card_id));
           await images.ensure(cardIds, game.settings?.decks);
           for (const r of history.rounds) images.remember(r.cards);
@@ -115,6 +116,18 @@ export function gameScreen(gameId, card = null) {
       return true;
     },
   };
+
+  // The history is written from the table's stream, a moment after the vote that scored a round: a
+  // history asked for right after the reveal may not hold it yet. Asked again a few times, briefly.
+  async function roundsUpTo(number) {
+    let list = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 300 * attempt));
+      list = (await api.get(`/games/${gameId}/rounds`)).rounds || [];
+      if (!number || list.some((r) => r.number === number)) return { list, complete: true };
+    }
+    return { list, complete: false };
+  }
 
   ui.poll(async () => {
     const { body, changed, wait } = await api.poll(`/games/${gameId}`);

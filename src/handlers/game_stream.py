@@ -1,12 +1,13 @@
-"""The DynamoDB Streams consumer: keeps each member's inbox entry up to date, tells players when a game
-starts waiting on them, or ends, and writes each change's events to the feed and to the webhooks that
-want them.
+"""The DynamoDB Streams consumer: writes each scored round's history item, keeps each member's inbox
+entry up to date, tells players when a game starts waiting on them, or ends, and writes each change's
+events to the feed and to the webhooks that want them.
 
 The move path stays one conditional write; this function reads the game item's old and new images
 from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
 (ReportBatchItemFailures) so the rest of the batch is not delivered twice. Its retry rewrites no entry
-(each write is conditional on the entry's version), writes the same feed items and enqueues the same
-delivery ids (app.feed.changes), and redelivers with the same dedupe ids.
+(each write is conditional on the entry's version), puts the same round item (app.games.history), writes
+the same feed items and enqueues the same delivery ids (app.feed.changes), and redelivers with the same
+dedupe ids.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from app import bootstrap
 from app.core.services import Services
 from app.core.telemetry import count, logger, metrics
 from app.feed.changes import handle_change
-from app.games import inbox, state_codec
+from app.games import history, inbox, state_codec
 from app.notify.delivery import Delivery
 from app.notify.messages import changes
 from dixit.state import GameState
@@ -46,8 +47,11 @@ def consume(old_image: dict[str, Any], new_image: dict[str, Any], services: Serv
     simulation season (tests/simulation) runs for each change its store records."""
     old, new = _state(old_image), _state(new_image)
     updated_at = new_image.get("updated_at") if new is not None else None
-    # The inbox first, then feed and webhooks, then SNS: a failure retries the record, and what went
-    # before is then written already (idempotently), while nobody was told of it twice.
+    # The round's history first (whoever hears of the round can read it), then the inbox, then feed and
+    # webhooks, then SNS: a failure retries the record, and what went before is then written already
+    # (idempotently), while nobody was told of it twice.
+    if history.record(services.games, old, new, old_image, new_image):
+        count("RoundsRecorded")
     refreshed = inbox.refresh(services.inbox, old, new, str(updated_at or ""))
     if refreshed:
         count("InboxEntriesWritten", refreshed)

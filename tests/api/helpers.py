@@ -31,6 +31,13 @@ def inbox(client: Client, feed: StreamFeed, **query: str) -> Reply:
     return client.get("/players/me/games", query=query or None)
 
 
+def rounds(client: Client, feed: StreamFeed, game_id: str) -> Reply:
+    """GET /games/{id}/rounds once the stream consumer has seen every write so far: a scored round's
+    history item is written from the table's stream, a moment after the vote that scored it."""
+    assert feed.deliver() == {"batchItemFailures": []}
+    return client.get(f"/games/{game_id}/rounds")
+
+
 def create_game(host: Client, **settings: Any) -> str:
     reply = host.post("/games", settings)
     assert reply.status == 201, reply.raw

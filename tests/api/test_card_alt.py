@@ -7,7 +7,8 @@ import re
 from app.decks.descriptions import official_descriptions
 
 from .client import Client, call
-from .helpers import assert_problem, foreign_card, give_clue, started, submit_all, view
+from .helpers import assert_problem, foreign_card, give_clue, rounds, started, submit_all, view
+from .stream import StreamFeed
 
 NEUTRAL = re.compile(r"^card \d+ of deck ")
 
@@ -31,7 +32,9 @@ def test_an_official_decks_detail_describes_its_cards_too(players: list[Client])
         _official(card)
 
 
-def test_the_hand_the_table_and_the_reveal_describe_every_card(players: list[Client]) -> None:
+def test_the_hand_the_table_and_the_reveal_describe_every_card(
+    players: list[Client], feed: StreamFeed
+) -> None:
     seats = players[:3]
     game_id = started(seats)
     for card in view(seats[1], game_id)["you"]["hand"]:
@@ -48,7 +51,7 @@ def test_the_hand_the_table_and_the_reveal_describe_every_card(players: list[Cli
     reveal = view(seats[0], game_id)["last_round"]
     for card in reveal["cards"]:
         _official(card)
-    for card in seats[1].get(f"/games/{game_id}/rounds").body["rounds"][0]["cards"]:
+    for card in rounds(seats[1], feed, game_id).body["rounds"][0]["cards"]:
         _official(card)
 
 

@@ -30,11 +30,13 @@ from .helpers import (
     give_clue,
     hand,
     lobby,
+    rounds,
     started,
     storyteller,
     submit_all,
     view,
 )
+from .stream import StreamFeed
 
 
 class StaleReads:
@@ -157,7 +159,7 @@ def test_a_move_interleaved_between_read_and_write_is_not_overwritten(
 
 
 def test_the_vote_that_loses_the_race_for_the_last_ballot_still_scores_the_round_once(
-    players: list[Client], stale: StaleReads
+    players: list[Client], stale: StaleReads, feed: StreamFeed
 ) -> None:
     table = players[:4]
     game_id = started(table)
@@ -173,10 +175,10 @@ def test_the_vote_that_loses_the_race_for_the_last_ballot_still_scores_the_round
 
     assert reply.status == 200, reply.raw
     assert reply.body["round"]["number"] == 2
-    rounds = teller.get(f"/games/{game_id}/rounds").body["rounds"]
-    assert len(rounds) == 1
-    assert {p["player_id"]: p["score"] for p in reply.body["players"]} == rounds[0]["points"]
-    assert {v for card in rounds[0]["cards"] for v in card["voter_ids"]} == {
+    history = rounds(teller, feed, game_id).body["rounds"]
+    assert len(history) == 1
+    assert {p["player_id"]: p["score"] for p in reply.body["players"]} == history[0]["points"]
+    assert {v for card in history[0]["cards"] for v in card["voter_ids"]} == {
         a.player_id,
         b.player_id,
         c.player_id,

@@ -15,8 +15,9 @@ from handlers.card_ingest import ingest
 from tests.support.aws import BUCKET, TABLE
 
 from .client import Client
-from .helpers import assert_problem, give_clue, started, submit_all, view
+from .helpers import assert_problem, give_clue, rounds, started, submit_all, view
 from .json_bot import play_to_the_end
+from .stream import StreamFeed
 
 
 def jpeg(shade: int) -> bytes:
@@ -99,15 +100,17 @@ def test_a_custom_deck_too_small_for_the_table_is_refused_by_the_rules(players: 
     assert "6 cards" in assert_problem(reply, 422, "decks_too_small")["detail"]
 
 
-def test_a_ready_custom_deck_mixed_with_an_official_one_plays_a_whole_game(players: list[Client]) -> None:
+def test_a_ready_custom_deck_mixed_with_an_official_one_plays_a_whole_game(
+    players: list[Client], feed: StreamFeed
+) -> None:
     created = new_deck(players[0], 30)
     upload_all(created)
     table = players[:4]
     game_id = started(table, decks=[created["deck_id"], "base"], max_players=4)
     final = play_to_the_end(table, game_id, seed=3)
     assert final["phase"] == "finished"
-    rounds = table[1].get(f"/games/{game_id}/rounds").body["rounds"]
-    played = [c for r in rounds for c in r["cards"]]
+    history = rounds(table[1], feed, game_id).body["rounds"]
+    played = [c for r in history for c in r["cards"]]
     assert all(c["image_url"] for c in played)
     assert any(c["card_id"].startswith(created["deck_id"]) for c in played)
     assert all(c["image_url"] for c in view(table[2], game_id)["you"]["hand"])

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .client import Client
-from .helpers import assert_problem, inbox, started, view
+from .helpers import assert_problem, inbox, rounds, started, view
 from .json_bot import play_to_the_end
 from .stream import StreamFeed
 
@@ -35,7 +35,7 @@ GAMES = [
 
 @pytest.mark.parametrize(("seats", "rules", "target", "seed"), GAMES)
 def test_a_game_played_to_the_end_scores_every_round_and_crowns_the_top_scorers(
-    players: list[Client], seats: int, rules: str, target: int | None, seed: int
+    players: list[Client], feed: StreamFeed, seats: int, rules: str, target: int | None, seed: int
 ) -> None:
     table = players[:seats]
     ids = [c.player_id for c in table]
@@ -52,11 +52,11 @@ def test_a_game_played_to_the_end_scores_every_round_and_crowns_the_top_scorers(
     top = max(scores.values())
     assert sorted(final["winners"]) == sorted(pid for pid, score in scores.items() if score == top)
 
-    rounds = table[0].get(f"/games/{game_id}/rounds").body["rounds"]
-    assert [r["number"] for r in rounds] == list(range(1, len(rounds) + 1))
-    assert final["last_round"] == rounds[-1]
+    history = rounds(table[0], feed, game_id).body["rounds"]
+    assert [r["number"] for r in history] == list(range(1, len(history) + 1))
+    assert final["last_round"] == history[-1]
     totals: Counter[str] = Counter()
-    for result in rounds:
+    for result in history:
         assert set(result["points"]) == set(ids)
         totals.update(result["points"])
         check_round(result, ids, rules)
@@ -67,7 +67,7 @@ def test_a_game_played_to_the_end_scores_every_round_and_crowns_the_top_scorers(
         assert top >= goal  # Odyssey reshuffles the discard, so only the score ends it
     else:
         pile = DECK_SIZE - seats * hand_size(seats)
-        assert top >= goal or len(rounds) == math.ceil(pile / cards_per_round(seats))
+        assert top >= goal or len(history) == math.ceil(pile / cards_per_round(seats))
 
 
 def check_round(result: dict[str, Any], ids: list[str], rules: str) -> None:
@@ -112,7 +112,7 @@ def test_a_finished_game_refuses_further_moves_and_leaves_everyone_idle(
         assert entry["deadline"] is None
 
 
-def test_a_spectator_can_replay_a_finished_public_game(players: list[Client]) -> None:
+def test_a_spectator_can_replay_a_finished_public_game(players: list[Client], feed: StreamFeed) -> None:
     table = players[:3]
     game_id = started(table, target_score=5)
     final = play_to_the_end(table, game_id, seed=11)
@@ -120,7 +120,9 @@ def test_a_spectator_can_replay_a_finished_public_game(players: list[Client]) ->
     seen = view(outsider, game_id)
     assert seen["you"] is None
     assert seen["winners"] == final["winners"]
-    assert outsider.get(f"/games/{game_id}/rounds").body == table[0].get(f"/games/{game_id}/rounds").body
+    replay = rounds(outsider, feed, game_id).body
+    assert replay["rounds"]
+    assert replay == table[0].get(f"/games/{game_id}/rounds").body
 
 
 def test_finished_games_leave_the_inbox_for_the_finished_list(

@@ -17,7 +17,7 @@ from dixit.state import GameState, Phase
 from tests.support.aws import TABLE
 
 from .client import Client
-from .helpers import create_game, give_clue, inbox, lobby, started, storyteller, submit_all, view
+from .helpers import create_game, give_clue, inbox, lobby, rounds, started, storyteller, submit_all, view
 from .json_bot import play_to_the_end
 from .stream import StreamFeed
 
@@ -101,9 +101,10 @@ def test_no_view_of_a_whole_game_ever_shows_a_card_its_viewer_may_not_see(
     assert final["phase"] == "finished"
     # The game is dealt at random, so its length varies; what must hold is that every phase was seen.
     assert {"storytelling", "submitting", "voting", "finished"} <= phases_seen
-    rounds = spectator.get(f"/games/{game_id}/rounds")
-    assert not INTERNAL_KEYS & set(keys(rounds.body))
-    assert str(true_state(game_id).seed) not in rounds.raw
+    replay = rounds(spectator, feed, game_id)
+    assert replay.body["rounds"]
+    assert not INTERNAL_KEYS & set(keys(replay.body))
+    assert str(true_state(game_id).seed) not in replay.raw
 
 
 def test_a_spectator_of_a_public_game_sees_no_hand_and_no_invite_code(players: list[Client]) -> None:

@@ -13,6 +13,7 @@ from .helpers import (
     give_clue,
     hand,
     inbox,
+    rounds,
     started,
     storyteller,
     submit_all,
@@ -110,7 +111,7 @@ def test_owes_and_waiting_never_name_a_card(players: list[Client]) -> None:
 
 
 def test_the_reveal_and_the_replay_name_the_storyteller_the_owners_and_the_voters(
-    players: list[Client],
+    players: list[Client], feed: StreamFeed
 ) -> None:
     seats = players[:3]
     game_id = started(seats)
@@ -129,7 +130,7 @@ def test_the_reveal_and_the_replay_name_the_storyteller_the_owners_and_the_voter
         assert card["owner_name"] == names[card["owner_id"]]
         assert card["voters"] == [{"player_id": v, "name": names[v]} for v in card["voter_ids"]]
     assert sum(len(card["voters"]) for card in reveal["cards"]) == 2
-    assert seats[1].get(f"/games/{game_id}/rounds").body["rounds"] == [reveal]
+    assert rounds(seats[1], feed, game_id).body["rounds"] == [reveal]
 
 
 def test_seats_and_you_say_who_is_away(players: list[Client]) -> None:

@@ -3,8 +3,8 @@
 moto reports no consumed capacity, so the units are computed by DynamoDB's rules from what each move
 actually wrote: 1 WCU per started KB of the larger of the old and new item, and for each keys-only index
 nothing when its key is unchanged, 1 when the entry appears or goes, 2 when the key changes. (A
-transaction doubles all of it: joins and the round-scoring vote write memberships and reveals with the
-game, outside what this test holds to.)
+transaction doubles all of it: a join writes the player's membership with the game, outside what this
+test holds to. A round-scoring vote is no transaction: the stream consumer writes the round's history.)
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import boto3
 import pytest
+from boto3.dynamodb.conditions import Key
 
 from app.aws import clients as aws_clients
 from tests.support.aws import TABLE, game_table_resource
@@ -23,6 +24,7 @@ from tests.support.aws import TABLE, game_table_resource
 from .client import Client
 from .helpers import started
 from .json_bot import play_to_the_end
+from .stream import StreamFeed, invoke_notify
 
 KB = 1024
 
@@ -151,9 +153,12 @@ def test_starting_a_public_game_only_leaves_the_lobby_listing(
     assert units == [2, 0, 0, 0, 1]
 
 
-def test_a_move_writes_no_inbox_entry_and_is_one_put_unless_it_scores_a_round(players: list[Client]) -> None:
+def test_every_move_of_a_five_player_game_is_one_put_of_one_write_unit_the_scoring_votes_included(
+    players: list[Client], game_writes: GameWrites
+) -> None:
     clients = players[:5]
     game_id = started(clients, max_players=5, target_score=12)
+    game_writes.writes.clear()
     calls: list[tuple[str, list[str]]] = []
 
     def record(params: dict[str, Any], model: Any, **_: Any) -> None:
@@ -168,15 +173,42 @@ def test_a_move_writes_no_inbox_entry_and_is_one_put_unless_it_scores_a_round(pl
     client = aws_clients.dynamodb()
     client.meta.events.register("provide-client-params.dynamodb", record)
     try:
-        play_to_the_end(clients, game_id, seed=5)
+        final = play_to_the_end(clients, game_id, seed=5)
     finally:
         client.meta.events.unregister("provide-client-params.dynamodb", record)
 
-    # The entries (sk GAME#… and DONE#…) come from the stream consumer, never from a move.
-    assert not [c for c in calls if any(sk.startswith(("GAME#", "DONE#")) for sk in c[1])]
-    transactions = [sks for name, sks in calls if name == "TransactWriteItems"]
-    assert all(
-        sks[0] == "STATE" and sks[1:] and all(s.startswith("ROUND#") for s in sks[1:]) for sks in transactions
-    )
-    assert {name for name, _ in calls} <= {"PutItem", "TransactWriteItems"}
-    assert len(transactions) < len(calls) / 3  # a round's scoring vote; every other move is one PutItem
+    # A whole game, several rounds scored: each scoring vote is among the moves below.
+    assert final["phase"] == "finished"
+    assert final["last_round"]["number"] >= 3
+    # One PutItem of the game item per move: no transaction, no round, inbox or other item beside it.
+    assert calls
+    assert all(call == ("PutItem", ["STATE"]) for call in calls), calls
+    assert len(game_writes.writes) == len(calls)
+    units = [math.ceil(max(item_size(old), item_size(new)) / KB) for _, old, new in game_writes.writes]
+    assert units == [1] * len(calls)
+    # The indexes: only the game's last move writes one (it leaves the due index, as a finished game).
+    assert [index_units(old, new) for _, old, new in game_writes.writes[:-1]] == [0] * (len(calls) - 1)
+
+
+def test_the_stream_consumer_writes_each_scored_round_once_from_the_game_items_images(
+    players: list[Client], feed: StreamFeed, table: Any
+) -> None:
+    clients = players[:5]
+    game_id = started(clients, max_players=5, target_score=12)
+    final = play_to_the_end(clients, game_id, seed=5)
+    pk = f"GAME#{game_id}"
+
+    def stored_rounds() -> list[dict[str, Any]]:
+        key = Key("pk").eq(pk) & Key("sk").begins_with("ROUND#")
+        return list(table.query(KeyConditionExpression=key)["Items"])
+
+    assert stored_rounds() == []  # the moves wrote none
+    event = feed.event()
+    assert invoke_notify(event) == {"batchItemFailures": []}
+    written = stored_rounds()
+    assert [item["sk"] for item in written] == [
+        f"ROUND#{n:04d}" for n in range(1, final["last_round"]["number"] + 1)
+    ]
+    # A batch delivered again (Lambda retries whole batches) rewrites the same items, no more.
+    assert invoke_notify(event) == {"batchItemFailures": []}
+    assert stored_rounds() == written

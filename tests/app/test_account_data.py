@@ -28,6 +28,7 @@ from dixit.moves import Join, Start
 from dixit.state import Phase
 from dixit.views import view_for
 from tests.fakes.push import MemoryNotifier
+from tests.support.stream import GameStream
 
 ENDPOINT = "arn:aws:sns:us-east-1:000000000000:endpoint/fcm/dixit/1"
 
@@ -90,8 +91,10 @@ def _play_out(services: Services, seats: list[PlayerRecord], record: GameRecord,
 @pytest.fixture
 def account(services: Services) -> dict[str, Any]:
     """Player 0 with a finished game, a running one, a lobby they host, a device, a webhook and mutes."""
+    stream = GameStream(services)
     (me, token), (a, _), (b, _), (c, _) = _register(services, 4)
     done = _play_out(services, [me, a, b], _started(services, [me, a, b], target_score=3))
+    stream.deliver()  # the finished game's round history, written by the stream consumer
     assert done.state.phase is Phase.FINISHED
     live = _started(services, [me, a, b])
     waiting = _lobby(services, [me, c])

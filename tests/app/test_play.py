@@ -21,6 +21,7 @@ from app.players import accounts as players
 from dixit.errors import IllegalMoveError
 from dixit.moves import GiveClue, Join, Leave, Start, Submit, Vote
 from dixit.state import EndReason, Phase
+from tests.support.stream import GameStream
 
 from .staging import Interleaved
 
@@ -157,6 +158,7 @@ def test_a_join_that_lost_the_last_seat_is_refused_game_full_and_leaves_no_membe
 def test_the_vote_that_completes_a_round_in_a_race_scores_it_once(
     services: Services, staged: Interleaved
 ) -> None:
+    stream = GameStream(services)
     seats = register(services, 4)
     record, teller = with_clue(services, seats)
     guessers = [p for p in seats if p is not teller]
@@ -176,6 +178,7 @@ def test_the_vote_that_completes_a_round_in_a_race_scores_it_once(
 
     assert result.state.round is not None
     assert result.state.round.number == 2
+    stream.deliver()  # the history is the stream consumer's to write
     assert [r.number for r in services.games.list_rounds(record.game_id)] == [1]
 
 

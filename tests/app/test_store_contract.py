@@ -14,7 +14,7 @@ from app.games.ports import GameWrite
 from dixit import engine
 from dixit.moves import Join, Leave, Start
 from dixit.settings import Settings
-from dixit.state import EndReason, Phase
+from dixit.state import CardResult, EndReason, Phase, RoundResult
 from tests.support.services import AllTablePorts
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
@@ -290,3 +290,22 @@ def counting_queries(store: AllTablePorts) -> list[int]:
 
     store.parts[0].client.meta.events.register("after-call.dynamodb.Query", record)
     return scanned
+
+
+def test_a_round_put_again_is_the_same_one_round_and_rounds_list_oldest_first(store: Any) -> None:
+    record = game()
+    store.create_game(record)
+    first = RoundResult(
+        number=1,
+        storyteller_id="p_host",
+        clue="home",
+        storyteller_card="base-001",
+        cards=(CardResult("base-001", "p_host", ("p_a",)), CardResult("base-002", "p_a", ())),
+        points={"p_host": 3, "p_a": 3},
+    )
+    second = replace(first, number=2, clue="away", points={"p_host": 0, "p_a": 2})
+    store.put_round(record.game_id, second)
+    store.put_round(record.game_id, first)
+    store.put_round(record.game_id, first)  # a stream record delivered twice
+    assert store.list_rounds(record.game_id) == [first, second]
+    assert store.list_rounds("g_ffffffffffffffff") == []

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Route
 
 from ..test_local_serve import Served, start_serve, stop
-from .web import PHONE, WebPlayer, api_call, chromium, hands, play_to_the_end, static_site
+from .web import PHONE, WebPlayer, api_call, chromium, hands, play_to_the_end, settled_rounds, static_site
 
 pytestmark = pytest.mark.browser
 
@@ -186,7 +186,7 @@ def test_three_players_play_a_whole_game_in_three_browsers_and_no_page_shows_ano
         assert keys[0]
         assert keys[1] == keys[0]
 
-        rounds = api_call(stack.api_url, f"/games/{game_id}/rounds", ada.token)["rounds"]
+        rounds = settled_rounds(stack.api_url, game_id, ada.token, final["last_round"]["number"])
         winners = {p["name"] for p in final["players"] if p["player_id"] in final["winners"]}
         for player in players:
             player.catch_up()

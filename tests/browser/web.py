@@ -10,6 +10,7 @@ import functools
 import http.server
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -260,6 +261,17 @@ class WebPlayer:
                 break
         self.send()
         self.page.wait_for_selector("#status:not([data-owes=vote])")
+
+
+def settled_rounds(api_url: str, game_id: str, token: str, count: int) -> list[dict[str, Any]]:
+    """The game's history once it holds `count` rounds: the stack's stream feeder hands each scored round
+    to GameStreamFunction, which writes it, a moment after the vote. Polled, with a bound, never timed."""
+    for _ in range(300):
+        rounds: list[dict[str, Any]] = api_call(api_url, f"/games/{game_id}/rounds", token)["rounds"]
+        if len(rounds) >= count:
+            return rounds
+        time.sleep(0.1)
+    raise AssertionError(f"the history of {game_id} never reached {count} rounds")
 
 
 def public_card_ids(api_url: str, game_id: str, token: str) -> set[str]:

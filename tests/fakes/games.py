@@ -1,12 +1,16 @@
 """`GameStore` and `InboxStore` in memory: the same contract as their DynamoDB adapters.
 
-They keep what DynamoDB keeps (the state as JSON, the listing keys) and honour the same conditions: a
-write on a stale version, an existing round or an existing id fails as a whole with VersionConflict.
-The memberships a game write makes are the table's, shared with the inbox through a `MemoryTable`.
+They keep what DynamoDB keeps (the state as JSON, the listing keys, a reveal the item carries) and
+honour the same conditions: a write on a stale version or an existing id fails as a whole with
+VersionConflict. The memberships a game write makes are the table's, shared with the inbox through a
+`MemoryTable`. As the table's stream would, the game store keeps each game write's old and new item
+(`changes`: what the stream consumer reads of them) for tests to hand to the consumer
+(tests/support/stream.py): the round history is the consumer's to write, as in DynamoDB.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -14,6 +18,7 @@ from typing import Any
 
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer
+from app.games import history
 from app.games.due_index import shard_of
 from app.games.keys import due_entry, finished_key, lobby_key
 from app.games.ports import GameWrite
@@ -27,6 +32,7 @@ class _StoredGame:
     state_json: str
     version: int
     record: GameRecord  # the envelope; its state is rebuilt from state_json on every read
+    scored_round: str | None = None  # the reveal the item carries (app.games.history.carried)
 
     def load(self) -> GameRecord:
         return replace(self.record, state=GameState.from_json(self.state_json))
@@ -37,8 +43,10 @@ class MemoryGameStore:
         self.table = table if table is not None else MemoryTable()
         self._lock = self.table.lock
         self._games: dict[str, _StoredGame] = {}
-        self._rounds: dict[str, dict[int, RoundResult]] = {}
+        self._rounds: dict[str, dict[int, str]] = {}
         self._answers: dict[str, StoredAnswer] = {}
+        # (old image, new image) of each game write, in commit order, as the stream would carry them.
+        self.changes: list[tuple[dict[str, Any], dict[str, Any]]] = []
 
     def load_game(self, game_id: str) -> GameRecord | None:
         stored = self._games.get(game_id)
@@ -59,6 +67,7 @@ class MemoryGameStore:
             self._keep(answer)
             self.table.members.setdefault(record.state.host_id, set()).add(record.game_id)
             self._write_entries(record.game_id, memberships)
+            self.changes.append(({}, self._image(record.game_id)))
 
     def game_stamp(self, game_id: str) -> GameStamp | None:
         stored = self._games.get(game_id)
@@ -69,18 +78,16 @@ class MemoryGameStore:
 
     def save_game(self, write: GameWrite) -> None:
         record, expected_version, expected_due = write.record, write.expected_version, write.due_condition
-        finished_round, answer = write.finished_round, write.answer
+        answer = write.answer
         with self._lock:
             stored = self._games.get(record.game_id)
             if stored is None or stored.version != expected_version:
                 raise VersionConflict(None if stored is None else stored.version)
             if stored.record.due_at != expected_due:
                 raise VersionConflict(stored.version)
-            rounds = self._rounds.setdefault(record.game_id, {})
-            if finished_round is not None and finished_round.number in rounds:
-                raise VersionConflict(None)  # the reveal is written once, like the table's condition
             self._check_key_free(answer, record)
-            self._put(record)
+            old = self._image(record.game_id)
+            self._put(record, history.carried(record.state, write.finished_round))
             self._keep(answer)
             for player_id in write.joined:
                 self.table.members.setdefault(player_id, set()).add(record.game_id)
@@ -88,8 +95,7 @@ class MemoryGameStore:
                 self.table.members.get(player_id, set()).discard(record.game_id)
                 self.table.entries.get(player_id, {}).pop(record.game_id, None)
             self._write_entries(record.game_id, write.memberships)
-            if finished_round is not None:
-                rounds[finished_round.number] = finished_round
+            self.changes.append((old, self._image(record.game_id)))
 
     def get_answer(self, key_id: str, *, now: int) -> StoredAnswer | None:
         answer = self._answers.get(key_id)
@@ -104,7 +110,11 @@ class MemoryGameStore:
 
     def list_rounds(self, game_id: str) -> list[RoundResult]:
         rounds = self._rounds.get(game_id, {})
-        return [rounds[number] for number in sorted(rounds)]
+        return [RoundResult.from_dict(json.loads(rounds[number])) for number in sorted(rounds)]
+
+    def put_round(self, game_id: str, result: RoundResult) -> None:
+        with self._lock:
+            self._rounds.setdefault(game_id, {})[result.number] = history.reveal_json(result)
 
     def list_open_games(self, limit: int) -> list[GameRecord]:
         games = list(self._games.values())
@@ -131,8 +141,19 @@ class MemoryGameStore:
             stored = self._games.get(game_id)
             if stored is None or stored.version != version or stored.record.due_at != expected:
                 return False
+            old = self._image(game_id)
+            # An update: the rest of the item, a carried reveal included, stays as it was.
             self._games[game_id] = replace(stored, record=replace(stored.record, due_at=due_at))
+            self.changes.append((old, self._image(game_id)))
             return True
+
+    def take_changes(self) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """The game writes' (old, new) items since the last call, oldest first (not a port method: the
+        stream's, for tests/support/stream.py)."""
+        with self._lock:
+            taken = list(self.changes)
+            self.changes.clear()
+            return taken
 
     def games_of(self, player_id: str) -> list[GameRecord]:
         """The unfinished games the player's memberships name (not a port method: for tests' asserts)."""
@@ -151,9 +172,20 @@ class MemoryGameStore:
         if answer is not None:
             self._answers[answer.key_id] = answer
 
-    def _put(self, record: GameRecord) -> None:
+    def _put(self, record: GameRecord, scored: RoundResult | None = None) -> None:
         envelope = replace(record, due_at=due_entry(record))
-        self._games[record.game_id] = _StoredGame(record.state.to_json(), record.version, envelope)
+        reveal = None if scored is None else history.reveal_json(scored)
+        self._games[record.game_id] = _StoredGame(record.state.to_json(), record.version, envelope, reveal)
+
+    def _image(self, game_id: str) -> dict[str, Any]:
+        """The game item as a stream image carries it, deserialized: what the consumer reads of it."""
+        stored = self._games.get(game_id)
+        if stored is None:
+            return {}
+        image: dict[str, Any] = {"state": stored.state_json, "updated_at": stored.record.updated_at}
+        if stored.scored_round is not None:
+            image[history.SCORED_ROUND] = stored.scored_round
+        return image
 
 
 class MemoryInboxStore:
@@ -190,9 +222,9 @@ class MemoryInboxStore:
     def finished_memberships(
         self, player_id: str, limit: int, after: str | None
     ) -> tuple[list[Membership], str | None]:
-        history = self.table.history.get(player_id, {})
-        keys = sorted((k for k in history if after is None or k < after), reverse=True)
-        page = [history[k] for k in keys[:limit]]
+        filed = self.table.history.get(player_id, {})
+        keys = sorted((k for k in filed if after is None or k < after), reverse=True)
+        page = [filed[k] for k in keys[:limit]]
         return page, (finished_key(page[-1]) if len(keys) > limit else None)
 
 

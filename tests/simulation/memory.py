@@ -42,22 +42,14 @@ SWEEP_BUDGET_MS = 60_000  # what the sweep is told is left: a run in memory neve
 
 
 class StreamingGameStore(MemoryGameStore):
-    """The game store double that also keeps, as the table's stream would, each write's old and new
-    game item (only what the consumer reads of them: the state and when it was written)."""
+    """The game store double (which keeps, as the table's stream would, each write's old and new game
+    item in `changes`) that also keeps the due index's entries, for the season's clock to skip to."""
 
     def __init__(self, ports: AllMemoryPorts) -> None:
         super().__init__(ports.table)
-        self.changes: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.due: dict[str, int] = {}  # game id -> its entry in the due index
 
-    def _image(self, game_id: str) -> dict[str, Any]:
-        stored = self._games.get(game_id)
-        if stored is None:
-            return {}
-        return {"state": stored.state_json, "updated_at": stored.record.updated_at}
-
-    def _changed(self, game_id: str, old: dict[str, Any]) -> None:
-        self.changes.append((old, self._image(game_id)))
+    def _changed(self, game_id: str) -> None:
         due = self._games[game_id].record.due_at
         if due is None:
             self.due.pop(game_id, None)
@@ -66,18 +58,16 @@ class StreamingGameStore(MemoryGameStore):
 
     def create_game(self, record: GameRecord, **kwargs: Any) -> None:
         super().create_game(record, **kwargs)
-        self._changed(record.game_id, {})
+        self._changed(record.game_id)
 
     def save_game(self, write: GameWrite) -> None:
-        old = self._image(write.record.game_id)
         super().save_game(write)
-        self._changed(write.record.game_id, old)
+        self._changed(write.record.game_id)
 
     def set_due(self, game_id: str, *, version: int, expected: int, due_at: int | None) -> bool:
-        old = self._image(game_id)
         if not super().set_due(game_id, version=version, expected=expected, due_at=due_at):
             return False
-        self._changed(game_id, old)
+        self._changed(game_id)
         return True
 
 
@@ -163,8 +153,7 @@ class MemoryWorld:
     def hear(self) -> Heard:
         # What the stream carries, in commit order, as one consumer per shard would see one game's.
         heard = Heard()
-        while self.store.changes:
-            changes, self.store.changes = self.store.changes, []
+        while changes := self.store.take_changes():
             for old, new in changes:
                 consume(old, new, self.services)
                 before = GameState.from_json(old["state"]) if old else None

@@ -14,9 +14,11 @@ from dixit.state import RoundResult
 class GameWrite:
     """One conditional write of a game and everything that must land with it, or not at all.
 
-    `memberships` are the first inbox entries of the players in `joined`. The due entry must still be
-    `expected_due_at` as read (by default the record's own): the sweep moves it without a new version,
-    and a move must not put back one the sweep already handled.
+    `memberships` are the first inbox entries of the players in `joined`. `finished_round` is the round
+    the move scored: no item of its own is written with it; the stream consumer writes the history
+    from the game item (app.games.history), which carries the reveal when its state cannot tell it all.
+    The due entry must still be `expected_due_at` as read (by default the record's own): the sweep
+    moves it without a new version, and a move must not put back one the sweep already handled.
     """
 
     record: GameRecord
@@ -72,7 +74,13 @@ class GameStore(Protocol):
         """Keep the answer of a keyed request that writes no game; False if its key already holds one."""
         ...
 
-    def list_rounds(self, game_id: str) -> list[RoundResult]: ...
+    def list_rounds(self, game_id: str) -> list[RoundResult]:
+        """The game's history, oldest first: the rounds the stream consumer has written so far."""
+        ...
+
+    def put_round(self, game_id: str, result: RoundResult) -> None:
+        """Write a scored round's history item (the stream consumer's), over the same one if it is there."""
+        ...
 
     def list_open_games(self, limit: int) -> list[GameRecord]:
         """Public lobbies, newest first."""

@@ -179,6 +179,10 @@ def preview(
     tags=["games"],
     summary="Every finished round (replay)",
     security=BEARER,
+    description=(
+        "Each round's history is written from the table's stream, a moment after the vote that scored it: "
+        "until then the game's `last_round` has the reveal and this list does not yet."
+    ),
     **answers({200: {"description": "The finished rounds, oldest first"}}, 401, 403, 404),
 )
 def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]:

@@ -1,5 +1,5 @@
-"""Game items and what is written with them: memberships, a finished round, an idempotent answer,
-the public-lobby and due indexes (layout in docs/architecture.md)."""
+"""Game items and what is written with them: memberships, an idempotent answer, the public-lobby and
+due indexes; and the round history the stream consumer writes (layout in docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from app.aws.dynamodb.items import (
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer, Visibility
+from app.games import history
 from app.games.due_index import shard_of
 from app.games.ports import GameWrite
 from dixit.state import RoundResult
@@ -74,8 +75,9 @@ class DynamoGameStore(TableAdapter):
     def save_game(self, write: GameWrite) -> None:
         """Write the new state only if the stored version is still the one the move was judged on.
 
-        Membership changes and a finished round's reveal go in the same transaction, so the inbox and
-        the replay never disagree with the game. Raises VersionConflict when the race was lost.
+        Membership changes go in the same transaction, so the inbox never disagrees with the game. A
+        scored round does not: the stream consumer writes its history item (app.games.history), so a
+        scoring vote is one put like any move. Raises VersionConflict when the race was lost.
         """
         record = write.record
         expected_due_at = write.due_condition
@@ -99,22 +101,21 @@ class DynamoGameStore(TableAdapter):
             {"Delete": {"TableName": self.table_name, "Key": membership_key(pid, record.game_id)}}
             for pid in write.left
         ]
-        if write.finished_round is not None:
-            extras.append({"Put": round_put(self.table_name, record.game_id, write.finished_round)})
         if write.answer is not None:
             extras.append({"Put": answer_put(self.table_name, write.answer, epoch(record.updated_at))})
+        item = game_item(record, history.carried(record.state, write.finished_round))
         try:
             if not extras:
                 self.client.put_item(
                     TableName=self.table_name,
-                    Item=game_item(record),
+                    Item=item,
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
                     **condition,
                 )
                 return
             game_put: dict[str, Any] = {
                 "TableName": self.table_name,
-                "Item": game_item(record),
+                "Item": item,
                 "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 **condition,
             }
@@ -163,6 +164,9 @@ class DynamoGameStore(TableAdapter):
         ):
             rounds.append(RoundResult.from_dict(json.loads(item["result"]["S"])))
         return rounds
+
+    def put_round(self, game_id: str, result: RoundResult) -> None:
+        self.client.put_item(**round_put(self.table_name, game_id, result))
 
     def list_open_games(self, limit: int) -> list[GameRecord]:
         response = self.client.query(

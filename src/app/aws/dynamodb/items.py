@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from app.core.records import GameRecord, Membership, StoredAnswer, Visibility
-from app.games import state_codec
+from app.games import history, state_codec
 from app.games.due_index import shard_of
 from app.games.keys import FINISHED_PREFIX, finished_key
 from dixit.state import Phase, RoundResult
@@ -52,7 +51,8 @@ def membership_from_item(item: dict[str, Any]) -> Membership | None:
     return Membership.from_json(player_id, item["game_id"]["S"], item["entry"]["S"], version)
 
 
-def game_item(record: GameRecord) -> dict[str, Any]:
+def game_item(record: GameRecord, scored: RoundResult | None = None) -> dict[str, Any]:
+    """The game item; `scored`, a reveal its state cannot tell whole, for the stream consumer."""
     state = record.state
     item: dict[str, Any] = {
         **game_key(record.game_id),
@@ -64,6 +64,8 @@ def game_item(record: GameRecord) -> dict[str, Any]:
         "created_at": {"S": record.created_at},
         "updated_at": {"S": record.updated_at},
     }
+    if scored is not None:
+        item[history.SCORED_ROUND] = {"S": history.reveal_json(scored)}
     if record.recent_requests:
         item["requests"] = {"S": " ".join(record.recent_requests)}
     if record.invite_barred:
@@ -127,14 +129,14 @@ def membership_put(
 
 
 def round_put(table_name: str, game_id: str, result: RoundResult) -> dict[str, Any]:
+    # Unconditional: a redelivered stream record writes the very same item again.
     return {
         "TableName": table_name,
         "Item": {
             "pk": {"S": f"GAME#{game_id}"},
             "sk": {"S": f"ROUND#{result.number:04d}"},
-            "result": {"S": json.dumps(result.to_dict(), separators=(",", ":"), ensure_ascii=False)},
+            "result": {"S": history.reveal_json(result)},
         },
-        "ConditionExpression": "attribute_not_exists(pk)",
     }
 
 
