@@ -33,11 +33,26 @@ WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWri
 class Floor:
     """Captures the AWS calls of one request at a time, and measures the floor of that request."""
 
-    def __init__(self, properties: dict[str, Any], trivial: Any) -> None:
+    def __init__(self, properties: dict[str, Any]) -> None:
         import boto3
         import botocore.client
+        from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+        from inprocess import FakeContext, event
 
-        self.trivial = trivial
+        # The trivial route (measure.TrivialRoute's) whose body makes the calls: one request, as Lambda
+        # would run it, so the route and the calls share whatever state the machine's caches are in.
+        self.app = APIGatewayRestResolver()
+        self.plan: list[tuple[str, dict[str, Any]]] = []
+
+        @self.app.get("/ping")
+        def ping() -> dict[str, bool]:
+            for operation, params in self.plan:
+                # A condition that failed for the handler fails here too: the same error-parsing work.
+                with contextlib.suppress(ClientError):
+                    self.raw._make_api_call(operation, params)
+            return {"ok": True}
+
+        self.request, self.context = event("GET", "/ping", None, {}), FakeContext()
         self.key_names = [k["AttributeName"] for k in properties["KeySchema"]]
         # Another session than the app's, default config: the plain boto3 a floor is made of.
         self.raw = boto3.session.Session().client("dynamodb")
@@ -133,30 +148,22 @@ class Floor:
             else:
                 self.raw.put_item(TableName=COPY_TABLE, Item=item)
 
-    def replay_once(self, plan: list[tuple[str, dict[str, Any]]]) -> float:
-        """CPU of the planned calls through the raw client, moto's share excluded."""
-        moto, started = MOTO_CPU[0], time.process_time()
-        for operation, params in plan:
-            # A condition that failed for the handler fails here too: the same error-parsing work.
-            with contextlib.suppress(ClientError):
-                self.raw._make_api_call(operation, params)
-        return time.process_time() - started - (MOTO_CPU[0] - moto)
-
     def sample(self, times: int = 3) -> float:
-        """The floor of the request just captured: median of a few (trivial route + raw replay)."""
-        plan = []
+        """The floor of the request just captured: median CPU of a few floor requests, moto excluded."""
+        self.plan = []
         for service, operation, params in self.calls:
             if service != "dynamodb":
                 self.skipped.add(f"{service}.{operation}")
                 continue
-            plan.append((operation, self.to_copy(operation, params) if operation in WRITES else params))
+            self.plan.append((operation, self.to_copy(operation, params) if operation in WRITES else params))
         self.replaying = True
         try:
             spent = []
             for _ in range(times):
                 self.restore()
-                replay = self.replay_once(plan)
-                spent.append(self.trivial.sample(1) + replay)
+                moto, started = MOTO_CPU[0], time.process_time()
+                self.app.resolve(self.request, self.context)
+                spent.append(time.process_time() - started - (MOTO_CPU[0] - moto))
             return statistics.median(spent)
         finally:
             self.replaying = False

@@ -178,7 +178,7 @@ def handler(quick: bool) -> dict[str, Any]:
     trivial = TrivialRoute()
 
     with moto_api(TREE) as properties:
-        floor = Floor(properties, trivial)
+        floor = Floor(properties)
 
         def observe(kind: str, seconds: float) -> None:
             ratios[kind].append(seconds / trivial.sample())
