@@ -46,6 +46,7 @@ from handlers.http import (
     check_game_id,
     created,
     game_answer,
+    hinted,
     json_response,
     location,
     poll_headers,
@@ -128,6 +129,7 @@ def list_open(
         404,
     ),
 )
+@hinted  # the game view is the most frequent request: its hints are not compiled again on each poll
 def get(
     game_id: str, player: Caller, adapters: Adapters, if_none_match: IfNoneMatch = None
 ) -> Response[GameOut]:
