@@ -43,6 +43,7 @@ from handlers.http import (
     IfMatch,
     IfNoneMatch,
     NotModified,
+    caller,
     check_game_id,
     created,
     game_answer,
@@ -51,6 +52,7 @@ from handlers.http import (
     location,
     poll_headers,
     request_key,
+    services,
     to_response,
 )
 from handlers.problems import answers
@@ -342,15 +344,15 @@ def _play(
 def _endpoint(route: MoveRoute) -> Callable[..., Response[GameOut]]:
     """A handler for `route` whose signature the resolver reads: validation and OpenAPI come from it."""
 
-    def endpoint(**arguments: Any) -> Response[GameOut]:
-        return _play(route, **arguments)
+    def endpoint(request: Request, **arguments: Any) -> Response[GameOut]:
+        # The caller and adapters come straight from the context lambda_handler filled, not through
+        # Depends: the resolver rebuilds a route's dependency tree from its type hints on every request.
+        return _play(route, request=request, player=caller(request), adapters=services(request), **arguments)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
         inspect.Parameter("request", keyword, annotation=Request),
         inspect.Parameter("game_id", keyword, annotation=str),
-        inspect.Parameter("player", keyword, annotation=Caller),
-        inspect.Parameter("adapters", keyword, annotation=Adapters),
     ]
     if route.body is not None:
         optional = route.body is not route.body.__args__[0] if hasattr(route.body, "__args__") else False
