@@ -132,9 +132,9 @@ def list_open(
     ),
 )
 @hinted  # the game view is the most frequent request: its hints are not compiled again on each poll
-def get(
-    game_id: str, player: Caller, adapters: Adapters, if_none_match: IfNoneMatch = None
-) -> Response[GameOut]:
+def get(request: Request, game_id: str, if_none_match: IfNoneMatch = None) -> Response[GameOut]:
+    # Caller and adapters from the context, not through Depends (see _endpoint): polls are most requests.
+    player, adapters = caller(request), services(request)
     checked = check_game_id(game_id)
     polling = poll_headers(adapters)
     if if_none_match is not None:
