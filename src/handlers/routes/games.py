@@ -47,7 +47,6 @@ from handlers.http import (
     check_game_id,
     created,
     game_answer,
-    hinted,
     json_response,
     location,
     poll_headers,
@@ -131,7 +130,6 @@ def list_open(
         404,
     ),
 )
-@hinted  # the game view is the most frequent request: its hints are not compiled again on each poll
 def get(request: Request, game_id: str, if_none_match: IfNoneMatch = None) -> Response[GameOut]:
     # Caller and adapters from the context, not through Depends (see _endpoint): polls are most requests.
     player, adapters = caller(request), services(request)
