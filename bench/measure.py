@@ -163,28 +163,48 @@ class TrivialRoute:
 
 
 def handler(quick: bool) -> dict[str, Any]:
-    """Handler CPU per request kind (moto's share excluded): the median request of each kind."""
+    """Handler CPU per request kind (moto's share excluded): the median request of each kind.
+
+    Right after every request, in the same moments, two references are sampled: the trivial route alone,
+    and the floor (bench/floor.py: the trivial route plus the same AWS calls the request made, issued
+    raw). Each request counts as its ratio to them, so the machine's drift cancels out.
+    """
+    from floor import Floor
+
     exclude_moto_cpu()
     ratios: defaultdict[str, list[float]] = defaultdict(list)
+    over_floor: defaultdict[str, list[float]] = defaultdict(list)
+    floors: defaultdict[str, list[float]] = defaultdict(list)
     trivial = TrivialRoute()
 
-    def observe(kind: str, seconds: float) -> None:
-        # Each request against the trivial route sampled in the same moment: the ratio ignores drift.
-        ratios[kind].append(seconds / trivial.sample())
+    with moto_api(TREE) as properties:
+        floor = Floor(properties)
 
-    with moto_api(TREE):
+        def observe(kind: str, seconds: float) -> None:
+            ratios[kind].append(seconds / trivial.sample())
+            floors[kind].append(floor.sample())
+            over_floor[kind].append(seconds / floors[kind][-1])
+
         from handlers.api import lambda_handler
 
         warm = LambdaTransport(lambda_handler)
         play_games(warm, 1, 3, {"rules": "classic", "target_score": 10}, seed=99)  # imports, clients, caches
-        measured = LambdaTransport(lambda_handler, observe=observe, extra_cpu=EXTRA_CPU)
+        measured = LambdaTransport(
+            lambda_handler, observe=observe, before=lambda *_: floor.start(), extra_cpu=EXTRA_CPU
+        )
         play_games(measured, 1, 4, {"rules": "classic"}, seed=1)
-    floor = statistics.median(trivial.spent)
-    out: dict[str, Any] = {"trivial Powertools route CPU (µs)": floor * 1e6}
+    trivial_cpu = statistics.median(trivial.spent)
+    out: dict[str, Any] = {"trivial Powertools route CPU (µs)": trivial_cpu * 1e6}
     out[REFERENCE] = "trivial Powertools route CPU (µs)"
     for kind in CPU_KINDS:
         if ratios[kind]:
-            out[f"handler CPU per {kind} (µs)"] = statistics.median(ratios[kind]) * floor * 1e6
+            out[f"handler CPU per {kind} (µs)"] = statistics.median(ratios[kind]) * trivial_cpu * 1e6
+    for kind in CPU_KINDS:
+        if floors[kind]:
+            out[f"handler floor CPU per {kind} (µs)"] = statistics.median(floors[kind]) * 1e6
+    for kind in CPU_KINDS:
+        if over_floor[kind]:
+            out[f"handler/floor CPU, {kind} (x)"] = statistics.median(over_floor[kind])
     for kind in CPU_KINDS:
         if ratios[kind]:
             out[f"handler/trivial CPU, {kind} (x)"] = statistics.median(ratios[kind])

@@ -86,3 +86,30 @@ def test_rows_measured_once_are_the_same_or_differ_without_a_better_or_worse() -
     assert run.verdict([3.0], [3.0]) == "same"
     assert run.verdict([0.0], [0.0]) == "same"
     assert run.verdict([6.0], [3.0]) == "differs -50 %"
+
+
+def test_the_handler_is_held_to_its_floor_and_not_to_the_trivial_route() -> None:
+    assert run.target("handler/floor CPU, vote (x)", {}) == ("≤ 1.5", 1.5)
+    assert run.target("handler/trivial CPU, vote (x)", {}) is None
+
+
+def _floor() -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    try:
+        return load("floor")
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_a_replayed_write_goes_to_the_copy_table_with_everything_else_kept() -> None:
+    floor = _floor()
+    replayer = object.__new__(floor.Floor)
+    update = {"TableName": "dixit-bench", "Key": {"pk": {"S": "G"}}, "ConditionExpression": "v = :v"}
+    moved = replayer.to_copy("UpdateItem", update)
+    assert moved == {**update, "TableName": floor.COPY_TABLE}
+    assert update["TableName"] == "dixit-bench"
+    transaction = {"TransactItems": [{"Put": {"TableName": "dixit-bench", "Item": {"pk": {"S": "G"}}}}]}
+    assert replayer.to_copy("TransactWriteItems", transaction)["TransactItems"][0]["Put"]["TableName"] == (
+        floor.COPY_TABLE
+    )
+    assert len(floor.COPY_TABLE) == len("dixit-bench")

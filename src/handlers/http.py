@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar, get_type_hints
 
 from aws_lambda_powertools.event_handler import Depends, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Header
@@ -25,12 +26,24 @@ _GAME_ID = re.compile(r"^g_[0-9a-f]{16}$")
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
+_Dependency = TypeVar("_Dependency", bound=Callable[..., Any])
+
+
+def hinted(dependency: _Dependency) -> _Dependency:
+    """The resolver reads a dependency's type hints on every request it injects (Powertools rebuilds the
+    dependency tree each time): evaluated once here, they are not compiled again from strings."""
+    dependency.__annotations__ = get_type_hints(dependency, include_extras=True)
+    return dependency
+
+
+@hinted
 def services(request: Request) -> Services:
     """The adapters lambda_handler built for this invocation."""
     found: Services = request.context["services"]
     return found
 
 
+@hinted
 def caller(request: Request) -> PlayerRecord:
     """The player lambda_handler authenticated before routing (every route but the public ones)."""
     player: PlayerRecord | None = request.context.get("player")
@@ -39,6 +52,7 @@ def caller(request: Request) -> PlayerRecord:
     return player
 
 
+@hinted
 def signed_in(request: Request) -> SignedIn:
     """The caller and the session of their token (what the session routes act on)."""
     signed: SignedIn | None = request.context.get("signed")

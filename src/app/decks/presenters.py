@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from app.decks.card_images import CardImages
 from app.decks.custom import NewDeck
@@ -15,7 +16,14 @@ from dixit.cards import Deck
 def cards(
     images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
 ) -> list[Card]:
-    return [Card(card_id=c, image_url=images.url_for(c), alt=alt_text(c, described)) for c in card_ids]
+    return [Card.model_validate(card) for card in card_bodies(images, card_ids, described)]
+
+
+def card_bodies(
+    images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The cards as `Card`'s JSON, for an answer whose schema the resolver validates anyway."""
+    return [{"card_id": c, "image_url": images.url_for(c), "alt": alt_text(c, described)} for c in card_ids]
 
 
 def deck_created(created: NewDeck) -> DeckCreated:

@@ -70,6 +70,8 @@ def entries_for(state: GameState, updated_at: str) -> dict[str, Membership]:
 
 def seated_entries(record: GameRecord, seated: Sequence[str]) -> list[Membership]:
     """The first entries of the players a write seats: they go in with their membership items."""
+    if not seated:
+        return []  # most moves seat nobody: no view of the game to build for every player
     entries = entries_for(record.state, record.updated_at)
     return [entries[pid] for pid in seated if pid in entries]
 

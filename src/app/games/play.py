@@ -32,7 +32,7 @@ from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
 from app.games.idempotency import RequestKey
 from app.games.ports import GameWrite
-from app.games.presenters import game as present_game
+from app.games.presenters import game_body
 from dixit import engine
 from dixit.engine import Applied
 from dixit.moves import Join, Move
@@ -90,8 +90,7 @@ class Played:
 
 def view_of(record: GameRecord, viewer_id: str | None, images: CardImages) -> dict[str, Any]:
     """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores)."""
-    body: dict[str, Any] = present_game(record, viewer_id, images).model_dump(mode="json")
-    return body
+    return game_body(record, viewer_id, images)
 
 
 def new_game_id() -> str:

@@ -7,27 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
 from app.decks.descriptions import alt_text
-from app.decks.presenters import cards
+from app.decks.presenters import card_bodies
 from app.games.rematch_ids import rematch_id
 from app.games.schemas import (
-    CardResultOut,
     GameOut,
     GamePreview,
     InboxGame,
     OpenGameOut,
-    OwesOut,
     PlayerName,
-    RoundOut,
     RoundResultOut,
-    SeatOut,
     SettingsOut,
-    VoterOut,
     WaitingOut,
-    YouOut,
 )
 from dixit.state import GameState, Phase, RoundResult
 from dixit.views import Owed, view_for
@@ -43,107 +38,125 @@ def names_in(state: GameState) -> dict[str, str]:
 
 def round_result(result: RoundResult, names: Mapping[str, str], images: CardImages) -> RoundResultOut:
     """A reveal, with every player it mentions named (an unknown id, which cannot happen, shows as '')."""
-    return RoundResultOut(
-        number=result.number,
-        storyteller_id=result.storyteller_id,
-        storyteller_name=names.get(result.storyteller_id, ""),
-        clue=result.clue,
-        storyteller_card=result.storyteller_card,
-        cards=[
-            CardResultOut(
-                card_id=c.card_id,
-                image_url=images.url_for(c.card_id),
-                alt=alt_text(c.card_id),
-                owner_id=c.owner_id,
-                owner_name=names.get(c.owner_id, ""),
-                voter_ids=list(c.voter_ids),
-                voters=[VoterOut(player_id=v, name=names.get(v, "")) for v in c.voter_ids],
-                autoplayed=c.autoplayed,
-            )
+    return RoundResultOut.model_validate(round_result_body(result, names, images))
+
+
+def round_result_body(result: RoundResult, names: Mapping[str, str], images: CardImages) -> dict[str, Any]:
+    """`round_result` as RoundResultOut's JSON."""
+    return {
+        "number": result.number,
+        "storyteller_id": result.storyteller_id,
+        "storyteller_name": names.get(result.storyteller_id, ""),
+        "clue": result.clue,
+        "storyteller_card": result.storyteller_card,
+        "cards": [
+            {
+                "card_id": c.card_id,
+                "image_url": images.url_for(c.card_id),
+                "alt": alt_text(c.card_id),
+                "owner_id": c.owner_id,
+                "owner_name": names.get(c.owner_id, ""),
+                "voter_ids": list(c.voter_ids),
+                "voters": [{"player_id": v, "name": names.get(v, "")} for v in c.voter_ids],
+                "autoplayed": c.autoplayed,
+            }
             for c in result.cards
         ],
-        points=dict(result.points),
-        autovoted=list(result.autovoted),
-    )
+        "points": dict(result.points),
+        "autovoted": list(result.autovoted),
+    }
 
 
-def _owes(owed: Owed | None) -> OwesOut | None:
+def _owes(owed: Owed | None) -> dict[str, Any] | None:
     if owed is None:
         return None
-    return OwesOut(
-        move=owed.move.value, count=owed.count, counts=list(owed.counts), deadline=iso(owed.deadline)
-    )
+    return {
+        "move": owed.move.value,
+        "count": owed.count,
+        "counts": list(owed.counts),
+        "deadline": iso(owed.deadline),
+    }
 
 
 def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameOut:
+    return GameOut.model_validate(game_body(record, viewer_id, images))
+
+
+def game_body(record: GameRecord, viewer_id: str | None, images: CardImages) -> dict[str, Any]:
+    """The game as `viewer_id` sees it, as GameOut's JSON.
+
+    Built as plain data, not as models: the resolver validates every answer against GameOut anyway (a
+    body that breaks it is a 500), so building models here validated each game view twice.
+    """
     view = view_for(record.state, viewer_id)
     names = names_in(record.state)
     rnd = view.round
-    return GameOut(
-        game_id=view.game_id,
-        version=view.version,
-        phase=view.phase,
+    you = view.you
+    return {
+        "game_id": view.game_id,
+        "version": view.version,
+        "phase": view.phase.value,
         # SettingsOut names its fields as the rules' settings do (custom_decks stays inside).
-        settings=SettingsOut.model_validate(view.settings, from_attributes=True),
-        visibility=record.visibility,
-        host_id=view.host_id,
-        invite_code=record.invite_code if view.you is not None else None,
-        players=[
-            SeatOut(
-                player_id=p.player_id,
-                name=p.name,
-                score=p.score,
-                hand_size=p.hand_size,
-                away=p.away,
-                vacation_until=None if p.vacation_until is None else iso(p.vacation_until),
-                vacation_days_left=p.vacation_days_left,
-                offered=p.offered,
-                leaving=p.leaving,
-            )
+        "settings": SettingsOut.model_validate(view.settings, from_attributes=True).model_dump(mode="json"),
+        "visibility": record.visibility.value,
+        "host_id": view.host_id,
+        "invite_code": record.invite_code if you is not None else None,
+        "players": [
+            {
+                "player_id": p.player_id,
+                "name": p.name,
+                "score": p.score,
+                "hand_size": p.hand_size,
+                "away": p.away,
+                "vacation_until": None if p.vacation_until is None else iso(p.vacation_until),
+                "vacation_days_left": p.vacation_days_left,
+                "offered": p.offered,
+                "leaving": p.leaving,
+            }
             for p in view.players
         ],
-        your_turn=view.your_turn,
-        round=None
+        "your_turn": view.your_turn,
+        "round": None
         if rnd is None
-        else RoundOut(
-            number=rnd.number,
-            storyteller_id=rnd.storyteller_id,
-            storyteller_name=names.get(rnd.storyteller_id, ""),
-            clue=rnd.clue,
-            table=cards(images, rnd.table),
-            waiting_for=list(rnd.waiting_for),
-            waiting=[
-                WaitingOut(player_id=w.player_id, name=w.name, move=w.move.value, deadline=iso(w.deadline))
+        else {
+            "number": rnd.number,
+            "storyteller_id": rnd.storyteller_id,
+            "storyteller_name": names.get(rnd.storyteller_id, ""),
+            "clue": rnd.clue,
+            "table": card_bodies(images, rnd.table),
+            "waiting_for": list(rnd.waiting_for),
+            "waiting": [
+                {"player_id": w.player_id, "name": w.name, "move": w.move.value, "deadline": iso(w.deadline)}
                 for w in rnd.waiting
             ],
-            deadline=None if rnd.deadline is None else iso(rnd.deadline),
-            cards_to_submit=rnd.cards_to_submit,
-            votes_allowed=list(rnd.votes_allowed),
-            sitting_out=list(rnd.sitting_out),
-            autoplayed=list(rnd.autoplayed),
-            autovoted=list(rnd.autovoted),
-            extended=list(rnd.extended),
-        ),
-        you=None
-        if view.you is None
-        else YouOut(
-            player_id=view.you.player_id,
-            hand=cards(images, view.you.hand),
-            submitted=list(view.you.submitted),
-            votes=list(view.you.votes),
-            owes=_owes(view.you.owes),
-            away=view.you.away,
-        ),
-        last_round=None if view.last_round is None else round_result(view.last_round, names, images),
-        winners=list(view.winners),
-        end_reason=view.end_reason,
-        end_note=view.end_note,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        rematch_game_id=rematch_id(view.game_id)
-        if view.phase is Phase.FINISHED and view.you is not None
+            "deadline": None if rnd.deadline is None else iso(rnd.deadline),
+            "cards_to_submit": rnd.cards_to_submit,
+            "votes_allowed": list(rnd.votes_allowed),
+            "sitting_out": list(rnd.sitting_out),
+            "autoplayed": list(rnd.autoplayed),
+            "autovoted": list(rnd.autovoted),
+            "extended": list(rnd.extended),
+        },
+        "you": None
+        if you is None
+        else {
+            "player_id": you.player_id,
+            "hand": card_bodies(images, you.hand),
+            "submitted": list(you.submitted),
+            "votes": list(you.votes),
+            "owes": _owes(you.owes),
+            "away": you.away,
+        },
+        "last_round": None if view.last_round is None else round_result_body(view.last_round, names, images),
+        "winners": list(view.winners),
+        "end_reason": None if view.end_reason is None else view.end_reason.value,
+        "end_note": None if view.end_note is None else view.end_note.value,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "rematch_game_id": rematch_id(view.game_id)
+        if view.phase is Phase.FINISHED and you is not None
         else None,
-    )
+    }
 
 
 def open_game(record: GameRecord) -> OpenGameOut:

@@ -41,6 +41,7 @@ from handlers.http import (
     IfMatch,
     IfNoneMatch,
     NotModified,
+    caller,
     check_game_id,
     created,
     game_answer,
@@ -48,6 +49,7 @@ from handlers.http import (
     location,
     poll_headers,
     request_key,
+    services,
     to_response,
 )
 from handlers.problems import answers
@@ -134,9 +136,9 @@ def list_open(
         404,
     ),
 )
-def get(
-    game_id: str, player: Caller, adapters: Adapters, if_none_match: IfNoneMatch = None
-) -> Response[GameOut]:
+def get(request: Request, game_id: str, if_none_match: IfNoneMatch = None) -> Response[GameOut]:
+    # Caller and adapters from the context, not through Depends (see _endpoint): polls are most requests.
+    player, adapters = caller(request), services(request)
     checked = check_game_id(game_id)
     polling = poll_headers(adapters)
     if if_none_match is not None:
@@ -352,15 +354,15 @@ def _play(
 def _endpoint(route: MoveRoute) -> Callable[..., Response[GameOut]]:
     """A handler for `route` whose signature the resolver reads: validation and OpenAPI come from it."""
 
-    def endpoint(**arguments: Any) -> Response[GameOut]:
-        return _play(route, **arguments)
+    def endpoint(request: Request, **arguments: Any) -> Response[GameOut]:
+        # The caller and adapters come straight from the context lambda_handler filled, not through
+        # Depends: the resolver rebuilds a route's dependency tree from its type hints on every request.
+        return _play(route, request=request, player=caller(request), adapters=services(request), **arguments)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
         inspect.Parameter("request", keyword, annotation=Request),
         inspect.Parameter("game_id", keyword, annotation=str),
-        inspect.Parameter("player", keyword, annotation=Caller),
-        inspect.Parameter("adapters", keyword, annotation=Adapters),
     ]
     if route.body is not None:
         optional = route.body is not route.body.__args__[0] if hasattr(route.body, "__args__") else False
