@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools import Tracer
@@ -15,6 +16,7 @@ from app import bootstrap
 from app.core.deadline import Deadline
 from app.core.errors import AppError
 from app.core.services import Services
+from app.core.settings import AppSettings
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
 from handlers import bodies, problems
@@ -171,8 +173,13 @@ def _with_public_url(services: Services, event: dict[str, Any]) -> Services:
     domain, stage = str(context.get("domainName") or ""), str(context.get("stage") or "")
     if not domain.endswith(".amazonaws.com") or not stage.isidentifier():
         return services
-    settings = services.settings.model_copy(update={"public_api_url": f"https://{domain}/{stage}"})
-    return replace(services, settings=settings)
+    return replace(services, settings=_settings_with(services.settings, f"https://{domain}/{stage}"))
+
+
+@lru_cache(maxsize=8)
+def _settings_with(settings: AppSettings, public_api_url: str) -> AppSettings:
+    # Once per environment, not a settings copy on every request: the URL is the same for all of them.
+    return settings.model_copy(update={"public_api_url": public_api_url})
 
 
 def _deadline(context: LambdaContext) -> Deadline:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,6 +57,12 @@ def routers_for(resource: object) -> tuple[str, ...]:
     """The lazy routers a request on `resource` may need; every router when the resource is unknown."""
     if not isinstance(resource, str) or not resource.startswith("/"):
         return ALL
+    return _routers_of(resource)
+
+
+@lru_cache(maxsize=256)
+def _routers_of(resource: str) -> tuple[str, ...]:
+    # API Gateway names a few dozen resources: each one's answer is worked out once per environment.
     if resource in _EXACT:
         return _EXACT[resource]
     for prefix, names in _PREFIXES:
