@@ -1,6 +1,6 @@
 """The DynamoDB Streams consumer: writes each scored round's history item, keeps each member's inbox
-entry up to date, tells players when a game starts waiting on them, or ends, and writes each change's
-events to the feed and to the webhooks that want them.
+entry up to date, tells players when a game starts waiting on them, or ends, or when a game they finished
+opens its rematch, and writes each change's events to the feed and to the webhooks that want them.
 
 The move path stays one conditional write; this function reads the game item's old and new images
 from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
@@ -25,6 +25,7 @@ from app.feed.changes import handle_change
 from app.games import history, inbox, state_codec
 from app.notify.delivery import Delivery
 from app.notify.messages import changes
+from app.notify.rematch_news import invitations
 from dixit.state import GameState
 
 GAME_SK = "STATE"
@@ -56,7 +57,7 @@ def consume(old_image: dict[str, Any], new_image: dict[str, Any], services: Serv
     if refreshed:
         count("InboxEntriesWritten", refreshed)
     handle_change(old_image, new_image, services)
-    notifications = changes(old, new)
+    notifications = changes(old, new) + invitations(services, old, new, new_image)
     if not notifications:
         return
     outcomes = Delivery.of(services).deliver_all(notifications)

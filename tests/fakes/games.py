@@ -182,7 +182,14 @@ class MemoryGameStore:
         stored = self._games.get(game_id)
         if stored is None:
             return {}
-        image: dict[str, Any] = {"state": stored.state_json, "updated_at": stored.record.updated_at}
+        record = stored.record
+        image: dict[str, Any] = {
+            "state": stored.state_json,
+            "updated_at": record.updated_at,
+            "invite_code": record.invite_code,
+        }
+        if record.rematch_of is not None:
+            image["rematch_of"] = record.rematch_of
         if stored.scored_round is not None:
             image[history.SCORED_ROUND] = stored.scored_round
         return image

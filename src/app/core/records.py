@@ -49,6 +49,8 @@ class GameRecord:
     # Players who left a private game since its invite code was issued: that code no longer seats them
     # (a fresh one, from the host, does).
     invite_barred: tuple[str, ...] = ()
+    # A rematch lobby: the finished game it rematches, so the stream can tell that game's players of it.
+    rematch_of: str | None = None
 
     @property
     def game_id(self) -> str:

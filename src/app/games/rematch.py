@@ -60,6 +60,7 @@ def _open(services: Services, player: PlayerRecord, finished: GameRecord, lobby_
         created_at=now,
         updated_at=now,
         recent_requests=(games.new_request_id(),),
+        rematch_of=finished.game_id,
     )
     record.due_at = due_index.at_creation(state, finished.visibility, services.now_epoch())
     try:

@@ -1,7 +1,8 @@
 """Delivery use cases: who gets a notification and where, devices, mutes and the rate limits.
 
 Every notification goes to the topic (operators fan out by filter policy) and to each channel the
-player's preferences want for its kind (`app.notify.senders`), unless the player muted it. Inside the
+player's preferences want for its kind (`app.notify.senders`), unless the player muted it (or, for a
+rematch, the finished game it rematches). Inside the
 player's quiet hours nothing is sent: the notification is held (`NotificationStore.hold`) until they
 end, and the sweep releases it then (`app.notify.holding`), dropping a reminder gone stale meanwhile.
 Delivery sees ports only: app.notify.channels.PushChannel (SNS in app.aws.sns) and
@@ -71,7 +72,7 @@ class Delivery:
     def deliver(self, notification: Notification) -> Outcome:
         """To the topic and the player's wanted channels, unless muted; held inside their quiet hours."""
         preferences = self.store.preferences(notification.player_id)
-        if preferences.mutes(notification.game_id):
+        if any(preferences.mutes(game_id) for game_id in notification.about):
             count("NotificationsMuted")
             return Outcome.MUTED
         if self._held(notification, preferences):
@@ -90,7 +91,7 @@ class Delivery:
         if notification.kind is not Kind.REMINDER:
             raise ValueError(f"send_reminder sends reminders, not {notification.kind}")
         preferences = self.store.preferences(notification.player_id)
-        if preferences.mutes(notification.game_id):
+        if any(preferences.mutes(game_id) for game_id in notification.about):
             count("NotificationsMuted")
             return Outcome.MUTED
         if self._held(notification, preferences):

@@ -1,4 +1,5 @@
-"""The email channel: "your turn", reminders and nudges, and game over, to the player's verified address.
+"""The email channel: "your turn", reminders and nudges, game over and rematches, to the player's verified
+address.
 
 Delivery decides whether the player wants the mail (preferences, quiet hours); this channel decides
 whether it may go: a verified address that never bounced or complained, a deployment that can sign an
@@ -23,8 +24,9 @@ from app.notify.turn_mail import turn_mail
 
 TURN_MAIL_WINDOW = timedelta(hours=12)
 TURN_KINDS = frozenset({Kind.YOUR_TURN, Kind.REMINDER})
-EMAILED_KINDS = TURN_KINDS | {Kind.GAME_OVER}
-# A game-over mail is claimed for as long as a replay of its stream record could come (a day is plenty).
+EMAILED_KINDS = TURN_KINDS | {Kind.GAME_OVER, Kind.REMATCH}
+# A game-over (or rematch) mail is claimed for as long as a replay of its stream record could come
+# (a day is plenty).
 _ONCE_WINDOW = timedelta(days=2)
 
 

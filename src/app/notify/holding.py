@@ -6,7 +6,8 @@ player id, sorted by release time, so the sweep reads only what is due, with no 
 shared by every player. Releasing takes each due item with a conditional delete before sending, so two
 overlapping sweeps never both send it. One whose player deleted their account meanwhile is dropped
 (the erasure cannot find these items: they are not in the player's partition). A reminder or "your
-turn" whose move is no longer owed, or whose deadline has passed by then, is stale: dropped, not sent.
+turn" whose move is no longer owed, or whose deadline has passed by then, is stale: dropped, not sent;
+so is a rematch the player joined meanwhile, or that started without them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import asdict, dataclass
 from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.notify.delivery import Delivery, Outcome
-from app.notify.messages import Kind, Notification
+from app.notify.messages import Kind, Notification, rematch_waits
 from app.notify.ports import Held
 from dixit.state import GameState
 from dixit.views import may_come_back, waiting_for
@@ -49,7 +50,10 @@ def from_json(text: str) -> Notification:
 
 
 def stale(notification: Notification, state: GameState | None, now: int) -> bool:
-    """Whether a held turn message no longer tells the truth: the move it is about is not owed any more."""
+    """Whether a held turn message no longer tells the truth: the move it is about is not owed any more
+    (or, for a rematch, the lobby started or seats the player already)."""
+    if notification.kind is Kind.REMATCH:
+        return not rematch_waits(state, notification.player_id)
     if notification.kind not in (Kind.YOUR_TURN, Kind.REMINDER):
         return False  # a timeout or the game's end stays true
     if state is None or state.round is None:

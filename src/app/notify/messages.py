@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from urllib.parse import quote
 
 from dixit.state import GameState, Phase
 from dixit.views import may_come_back, waiting_for
@@ -21,6 +22,8 @@ class Kind(StrEnum):
     REMINDER = "reminder"
     TIMEOUT = "timeout"
     GAME_OVER = "game_over"
+    # A finished game's rematch lobby was opened; sent to its other players (app.notify.rematch_news).
+    REMATCH = "rematch"
 
 
 # What a phone shows; the app opens `path` for the rest.
@@ -45,6 +48,12 @@ class Notification:
     nudged_by: str | None = None
     # When the owed move times out (your_turn), so a phone can say how long is left.
     deadline: str | None = None
+    # A rematch: `game_id` is its lobby, this the finished game (whose mute silences it too), who opened
+    # it, and the lobby's invite code for the join link (never in `body`: the topic's subscribers are
+    # no players; only the player's own mail and browsers get the link).
+    rematch_of: str | None = None
+    opener_name: str | None = None
+    invite_code: str | None = None
 
     @property
     def path(self) -> str:
@@ -55,7 +64,24 @@ class Notification:
         return f"{self.game_id}:{self.player_id}:{self.occasion}:{self.kind.value}"
 
     @property
+    def web_path(self) -> str:
+        """The web client's page for it, relative to where the client is served: a rematch's join page
+        (the invite link a host shares), else the game's page."""
+        game = quote(self.game_id, safe="")
+        if self.kind is not Kind.REMATCH:
+            return f"/play/{game}"
+        code = "" if self.invite_code is None else f"/{quote(self.invite_code, safe='')}"
+        return f"#/join/{game}{code}"
+
+    @property
+    def about(self) -> tuple[str, ...]:
+        """The games a mute of which silences this notification."""
+        return (self.game_id,) if self.rematch_of is None else (self.game_id, self.rematch_of)
+
+    @property
     def text(self) -> str:
+        if self.kind is Kind.REMATCH:
+            return f"{self.opener_name or 'A player'} opened a rematch — join"
         return _TEXTS[self.kind]
 
     def body(self) -> dict[str, object]:
@@ -75,6 +101,10 @@ class Notification:
             body["nudged_by"] = self.nudged_by
         if self.deadline is not None:
             body["deadline"] = self.deadline
+        if self.rematch_of is not None:
+            body["rematch_of"] = self.rematch_of
+        if self.opener_name is not None:
+            body["opener_name"] = self.opener_name
         return body
 
     def to_json(self) -> str:
@@ -126,6 +156,11 @@ def changes(old: GameState | None, new: GameState | None) -> list[Notification]:
             for pid in new.player_ids
         ]
     return found
+
+
+def rematch_waits(state: GameState | None, player_id: str) -> bool:
+    """Whether a rematch invitation to `player_id` still tells the truth: the lobby waits, without them."""
+    return state is not None and state.phase is Phase.LOBBY and state.player(player_id) is None
 
 
 def _while_playing(

@@ -24,8 +24,10 @@ class Channel(StrEnum):
 
 # The kinds a player chooses per channel, in the order the API lists them.
 CHOOSABLE_KINDS: tuple[Kind, ...] = (Kind.YOUR_TURN, Kind.REMINDER, Kind.GAME_OVER)
-# A timeout is news about a turn: it goes wherever the player wants to hear that it is their turn.
-_FOLLOWS = {Kind.TIMEOUT: Kind.YOUR_TURN}
+# A timeout is news about a turn: it goes wherever the player wants to hear that it is their turn. A
+# rematch is the game over's follow-up: it goes wherever the player wants to hear how their games end
+# (so the API's kinds, and every stored choice, stay as they are).
+_FOLLOWS = {Kind.TIMEOUT: Kind.YOUR_TURN, Kind.REMATCH: Kind.GAME_OVER}
 DEFAULT_TIME_ZONE = "UTC"
 
 

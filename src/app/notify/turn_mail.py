@@ -1,10 +1,11 @@
-"""The notification mails: "your turn", reminders (nudges too), game over, and the daily digest.
+"""The notification mails: "your turn", reminders (nudges too), game over, rematches, and the daily digest.
 
 Each is written from what the player may see of the game (`dixit.views.view_for`: never a hand, nor who
 played which card), as a list of blocks rendered twice: plain text and HTML, every value escaped. Each
 names the game by its players, gives the clue once there is one, the deadline in the player's time zone,
-links to `<web>/play/<game_id>` (a vote mail: each picture to `?card=<card_id>`) and ends with how to
-unsubscribe. No I/O: the caller gives the time zone, the links and the image URLs.
+links to `<web>/play/<game_id>` (a vote mail: each picture to `?card=<card_id>`; a rematch mail: to the
+lobby's join page, `<web>/#/join/<lobby_id>/<invite_code>`) and ends with how to unsubscribe. No I/O:
+the caller gives the time zone, the links and the image URLs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from zoneinfo import ZoneInfo
 from app.core.records import Membership
 from app.notify import unsubscribe
 from app.notify.mail import Mail
-from app.notify.messages import Kind, Notification
+from app.notify.messages import Kind, Notification, rematch_waits
 from dixit.state import GameState, Phase
 from dixit.views import GameView, OwedMove, view_for
 
@@ -129,7 +130,10 @@ def turn_mail(
     nudger_name: str | None = None,
 ) -> Mail | None:
     """The mail for `notification`, from the game as its player sees it now; None when it no longer
-    applies (the move it asks for is not owed any more, or the game is not over)."""
+    applies (the move it asks for is not owed any more, the game is not over, the rematch started or
+    seats the player already)."""
+    if notification.kind is Kind.REMATCH:
+        return _rematch_mail(notification, state, to, web_base_url, unsubscribe_url)
     player_id = notification.player_id
     view = view_for(state, player_id)
     name = game_name(view, player_id)
@@ -181,6 +185,27 @@ def turn_mail(
             )
     blocks += _footer(unsubscribe_url, "email about its games")
     return render(blocks, to=to, subject=subject, headers=unsubscribe.headers(unsubscribe_url))
+
+
+def _rematch_mail(
+    notification: Notification, lobby: GameState, to: str, web_base_url: str, unsubscribe_url: str
+) -> Mail | None:
+    if not rematch_waits(lobby, notification.player_id):
+        return None
+    opener = notification.opener_name or "A player"
+    seated = _names(view_for(lobby, notification.player_id))
+    blocks: list[Block] = [
+        Para(f"{opener} opened a rematch of your finished Dixit game, with the same settings."),
+        Para(f"In the lobby so far: {seated}. The host starts it once everyone is in."),
+        Link("Join the rematch", f"{web_base_url.rstrip('/')}/{notification.web_path}"),
+        *_footer(unsubscribe_url, "email about its games"),
+    ]
+    return render(
+        blocks,
+        to=to,
+        subject=f"{opener} opened a rematch — join",
+        headers=unsubscribe.headers(unsubscribe_url),
+    )
 
 
 def digest_mail(

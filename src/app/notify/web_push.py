@@ -6,7 +6,7 @@ a URL of the browser's push service that we will POST to, so it is vetted as a w
 (`app.webhooks.ssrf`): https, and never a private, loopback or metadata address (loopback http only where
 `webhook_allow_loopback_http` is set: the local stack). The sender vets it again at each push.
 
-Delivery calls `WebPush.push` for `your_turn`, `reminder` and `game_over`. A subscription the push
+Delivery calls `WebPush.push` for `your_turn`, `reminder`, `game_over` and `rematch`. A subscription the push
 service answers 404 or 410 is removed; every other failure is counted (`WebPushFailed`).
 """
 
@@ -43,10 +43,17 @@ TITLES = {
     Kind.YOUR_TURN: "Your turn in Dixit",
     Kind.REMINDER: "A Dixit game is waiting for you",
     Kind.GAME_OVER: "Your Dixit game is over",
+    Kind.REMATCH: "A Dixit rematch is waiting for you",
 }
 # How long a push service keeps a message for a browser that is offline (RFC 8030 TTL): a turn or a
-# reminder is stale after a day, a result still worth showing for a week.
-TTL_SECONDS = {Kind.YOUR_TURN: 86_400, Kind.REMINDER: 43_200, Kind.GAME_OVER: 7 * 86_400}
+# reminder is stale after a day, a result still worth showing for a week, a rematch's invitation for
+# three days.
+TTL_SECONDS = {
+    Kind.YOUR_TURN: 86_400,
+    Kind.REMINDER: 43_200,
+    Kind.GAME_OVER: 7 * 86_400,
+    Kind.REMATCH: 3 * 86_400,
+}
 WEB_PUSH_KINDS = frozenset(TITLES)
 
 
@@ -216,7 +223,7 @@ def payload_of(notification: Notification) -> bytes:
     body = {
         "title": TITLES[notification.kind],
         "body": notification.text,
-        "url": f"/play/{notification.game_id}",
+        "url": notification.web_path,
         "kind": notification.kind.value,
         "game_id": notification.game_id,
         # The service worker's notification tag: a message pushed twice (a retried send) shows once.

@@ -70,6 +70,8 @@ def game_item(record: GameRecord, scored: RoundResult | None = None) -> dict[str
         item["requests"] = {"S": " ".join(record.recent_requests)}
     if record.invite_barred:
         item["invite_barred"] = {"SS": list(record.invite_barred)}
+    if record.rematch_of is not None:
+        item["rematch_of"] = {"S": record.rematch_of}
     # Read by projection for conditional GETs (game_stamp): who may see the game, without its state.
     member_ids = [p.player_id for p in state.players]
     if member_ids:
@@ -95,6 +97,7 @@ def game_from_item(item: dict[str, Any]) -> GameRecord:
         due_at=None if due is None else int(due["N"]),
         recent_requests=tuple(item["requests"]["S"].split()) if "requests" in item else (),
         invite_barred=tuple(sorted(item.get("invite_barred", {}).get("SS", ()))),
+        rematch_of=item["rematch_of"]["S"] if "rematch_of" in item else None,
     )
 
 
