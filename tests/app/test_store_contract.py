@@ -48,6 +48,16 @@ def test_a_new_game_is_readable_and_its_host_is_a_member(store: Any) -> None:
     assert store.load_game("g_ffffffffffffffff") is None
 
 
+def test_a_rematch_lobby_keeps_the_game_it_rematches_through_its_moves(store: Any) -> None:
+    record = replace(game(), rematch_of="g_00000000000000aa")
+    store.create_game(record)
+    store.save_game(GameWrite(joined(record, "p_a"), expected_version=0, joined=["p_a"]))
+    loaded = store.load_game(record.game_id)
+    assert loaded is not None
+    assert loaded.rematch_of == "g_00000000000000aa"
+    assert loaded.state.player_ids == ["p_host", "p_a"]
+
+
 def test_a_game_id_cannot_be_created_twice(store: Any) -> None:
     store.create_game(game())
     with pytest.raises(VersionConflict):

@@ -11,8 +11,9 @@ from typing import Any
 from app.core.services import Services
 from app.core.telemetry import logger
 from app.feed import feed
+from app.feed.events import Event
 from app.games import state_codec
-from dixit.state import GameState
+from dixit.state import GameState, Phase
 
 
 def _state(image: dict[str, Any] | None) -> GameState | None:
@@ -30,16 +31,36 @@ def handle_change(
         return 0  # a deleted game item: nothing happened in the game
     # The commit time, not now: a replayed record then rewrites exactly the same events.
     committed_at = (new_image or {}).get("updated_at")
-    events = feed.record_change(
-        services,
-        services.webhook_queue,
-        _state(old_image),
-        new,
-        occurred_at=committed_at if isinstance(committed_at, str) else None,
-    )
+    old = _state(old_image)
+    occurred_at = committed_at if isinstance(committed_at, str) else None
+    events = feed.record_change(services, services.webhook_queue, old, new, occurred_at=occurred_at)
+    events += _rematch(services, old, new, new_image or {}, occurred_at)
     if events:
         logger.info(
             "game events recorded",
             extra={"game_id": new.game_id, "version": new.version, "events": len(events)},
         )
     return len(events)
+
+
+def _rematch(
+    services: Services,
+    old: GameState | None,
+    new: GameState,
+    new_image: dict[str, Any],
+    occurred_at: str | None,
+) -> list[Event]:
+    """A rematch lobby just created (its item names the finished game): that game's `rematch.opened`."""
+    finished_id = new_image.get("rematch_of")
+    if old is not None or new.phase is not Phase.LOBBY or not isinstance(finished_id, str):
+        return []
+    finished = services.games.load_game(finished_id)
+    if finished is None:
+        return []
+    return feed.record_rematch(
+        services,
+        services.webhook_queue,
+        finished.state,
+        new,
+        occurred_at=occurred_at or services.now_iso(),
+    )

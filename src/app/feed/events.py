@@ -26,6 +26,7 @@ EventType = Literal[
     "player.left",
     "reminder",
     "timeout",
+    "rematch.opened",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 MoveKind = Literal["clue", "cards", "vote"]
@@ -186,8 +187,30 @@ class Timeout(_Event):
     move: MoveKind = Field(description="The move owed: clue, submit or vote", examples=["vote"])
 
 
+class RematchOpened(_Event):
+    """The finished game's rematch lobby opened, with its settings: `POST /games/{id}/rematch` joins it."""
+
+    type: Literal["rematch.opened"] = Field(
+        default="rematch.opened", description="The event type", examples=["rematch.opened"]
+    )
+    rematch_game_id: str = Field(
+        description="The rematch lobby's game id (the finished game's `rematch_game_id`)",
+        examples=["g_8e7d6c5b4a392817"],
+    )
+    opener_id: str = Field(description="Who opened it (its host)", examples=["p_3f9a1c2b4d5e6f70"])
+    opener_name: str = Field(description="Their name as others see it", examples=["Ada"])
+
+
 Event = Annotated[
-    GameStarted | TurnOwed | RoundRevealed | GameFinished | PlayerJoined | PlayerLeft | Reminder | Timeout,
+    GameStarted
+    | TurnOwed
+    | RoundRevealed
+    | GameFinished
+    | PlayerJoined
+    | PlayerLeft
+    | Reminder
+    | Timeout
+    | RematchOpened,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
@@ -370,6 +393,25 @@ def timeout_event(
         round_number=before.round.number,
         move=_MOVE_OF_PHASE[before.phase],
     )
+
+
+def rematch_events(finished: GameState, lobby: GameState, *, occurred_at: str) -> list[RematchOpened]:
+    """Every player of `finished` learns its rematch `lobby` opened: an event of the finished game, at
+    its last version (the rematch lobby is another game, which only its opener is in yet)."""
+    host = lobby.player(lobby.host_id)
+    return [
+        RematchOpened(
+            id=event_id(finished.game_id, finished.version, "rematch.opened", recipient_id, lobby.game_id),
+            game_id=finished.game_id,
+            game_version=finished.version,
+            recipient_id=recipient_id,
+            occurred_at=occurred_at,
+            rematch_game_id=lobby.game_id,
+            opener_id=lobby.host_id,
+            opener_name="" if host is None else host.name,
+        )
+        for recipient_id in finished.player_ids
+    ]
 
 
 def json_schema() -> str:

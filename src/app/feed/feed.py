@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from app.core.errors import Forbidden, InvalidInput
 from app.core.records import FeedItem, PlayerRecord
 from app.core.services import Services
-from app.feed.events import EVENT_ADAPTER, Event, derive_for_members
+from app.feed.events import EVENT_ADAPTER, Event, derive_for_members, rematch_events
 from app.games.play import load_game
 from app.webhooks.dispatch import enqueue_events
 from app.webhooks.ports import WebhookQueue
@@ -32,6 +32,8 @@ _POSITION = re.compile(r"^[0-9]{10}\.[0-9]{3}$")
 TIMEOUT_SLOT = 0
 CHANGE_SLOT = 100
 REMINDER_SLOT = 900
+# A finished game's last version: its rematch opening, after everything else that version made.
+REMATCH_SLOT = 990
 
 
 def position(version: int, index: int) -> str:
@@ -82,6 +84,17 @@ def record_change(
         services.feed.expire_feed(new.game_id, expires_at=expires_at or 0)
     if events:
         enqueue_events(services, queue, events)
+    return events
+
+
+def record_rematch(
+    services: Services, queue: WebhookQueue, finished: GameState, lobby: GameState, *, occurred_at: str
+) -> list[Event]:
+    """`rematch.opened` in the finished game's feed (expiring with it) and to its players' webhooks."""
+    events: list[Event] = list(rematch_events(finished, lobby, occurred_at=occurred_at))
+    expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
+    services.feed.put_feed_items(feed_items(events, REMATCH_SLOT), expires_at=expires_at)
+    enqueue_events(services, queue, events)
     return events
 
 

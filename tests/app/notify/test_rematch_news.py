@@ -193,3 +193,36 @@ def test_a_rematch_push_opens_the_lobby_join_page_and_says_who_opened_it() -> No
     assert payload["kind"] == "rematch"
     # The topic and the phones get no invite code: only the player's own mail and browsers carry the link.
     assert "c0de" not in notification.to_json()
+
+
+# The feed and the webhooks
+
+
+def test_every_player_of_the_finished_game_finds_rematch_opened_in_its_feed_and_their_webhooks_get_it(
+    services: Services, game: tuple[str, list[PlayerRecord]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.webhooks import ssrf
+    from app.webhooks.subscriptions import subscribe
+    from tests.fakes.queue import MemoryWebhookQueue
+
+    monkeypatch.setattr(ssrf, "system_resolver", lambda host, port: ["93.184.216.34"])
+    game_id, (ada, bob, cy) = game
+    subscribe(services, bob, "https://hooks.example/bob", ["rematch.opened"])
+    rematch(services, ada, game_id)
+    changes = services.games.take_changes()  # type: ignore[attr-defined]
+    for _ in range(2):  # a redelivered record rewrites the same items, with the same ids
+        for old, new in changes:
+            consume(old, new, services)
+    lobby_id = rematch_id(game_id)
+    for player in (ada, bob, cy):
+        items = services.feed.list_feed(game_id, player.player_id, after="", limit=100)
+        opened = [json.loads(i.event_json) for i in items if '"rematch.opened"' in i.event_json]
+        assert [(e["rematch_game_id"], e["opener_id"], e["opener_name"]) for e in opened] == [
+            (lobby_id, ada.player_id, ada.name)
+        ]
+    queue = services.webhook_queue
+    assert isinstance(queue, MemoryWebhookQueue)
+    sent = [json.loads(body) for body in queue.sent]
+    assert {m["event"]["type"] for m in sent} == {"rematch.opened"}
+    assert {m["event"]["recipient_id"] for m in sent} == {bob.player_id}
+    assert len({m["delivery_id"] for m in sent}) == 1
