@@ -129,6 +129,19 @@ def test_the_stream_event_is_what_dynamodb_streams_sends_the_notify_function() -
     assert state_codec.unpack(change["NewImage"]["state"]["B"]).phase.value == "storytelling"
 
 
+def test_the_rematch_stream_event_inserts_the_lobby_its_finished_game_derives() -> None:
+    from app.games.rematch_ids import rematch_id
+
+    (record,) = load(EVENTS / "game_stream" / "rematch.json")["Records"]
+    assert record["eventName"] == "INSERT"
+    change = record["dynamodb"]
+    assert "OldImage" not in change
+    assert change["Keys"] == {key: change["NewImage"][key] for key in ("pk", "sk")}
+    lobby = state_codec.unpack(change["NewImage"]["state"]["B"])
+    assert lobby.phase.value == "lobby"
+    assert lobby.game_id == rematch_id(change["NewImage"]["rematch_of"]["S"])
+
+
 def test_the_sqs_event_is_what_the_queue_hands_the_webhook_function() -> None:
     from app.webhooks.dispatch import WebhookMessage
 

@@ -125,6 +125,47 @@ def test_the_stream_event_is_accepted_by_the_notify_handler_and_tells_the_first_
     }
 
 
+def test_the_rematch_stream_event_tells_the_finished_games_other_players_of_the_lobby(
+    aws: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.aws.dynamodb.games import DynamoGameStore
+    from app.core.records import GameRecord, Visibility
+    from dixit import engine
+    from dixit.bots import RandomBot
+    from dixit.moves import Join, Start
+    from dixit.settings import Settings
+    from dixit.state import Phase
+    from dixit.views import view_for
+    from tests.support.aws import TABLE
+
+    from .sns_inbox import make_topic, received, subscribe_queue
+    from .stream import invoke_notify
+
+    # The finished game the sample's lobby rematches, with the lobby's host among its players.
+    seats = ["p_00000000000000a1", "p_00000000000000b2", "p_00000000000000c3"]
+    state = engine.new_game(
+        SAMPLE_GAME, host_id=seats[0], host_name="Ada", settings=Settings.build(target_score=1), seed=5
+    )
+    for pid in seats[1:]:
+        state = engine.apply(state, Join(pid, pid), now=0).state
+    state = engine.apply(state, Start(seats[0]), now=0).state
+    bots = {pid: RandomBot(pid, n) for n, pid in enumerate(seats)}
+    while state.phase is not Phase.FINISHED:
+        pid = state.awaited()[0]
+        move = bots[pid].choose(view_for(state, pid))
+        assert move is not None
+        state = engine.apply(state, move, now=0).state
+    stamp = "2026-11-30T12:30:00.000+00:00"
+    DynamoGameStore(TABLE).create_game(GameRecord(state, Visibility.PRIVATE, "c0de", stamp, stamp))
+    inbox = subscribe_queue(make_topic(monkeypatch), "sample-rematch")
+    event = json.loads((EVENTS / "game_stream" / "rematch.json").read_text(encoding="utf-8"))
+
+    assert invoke_notify(event) == {"batchItemFailures": []}
+
+    told = sorted(m.attributes["player_id"] for m in received(inbox) if m.attributes["kind"] == "rematch")
+    assert told == seats[1:]
+
+
 def test_the_sqs_event_is_accepted_by_the_webhook_handler(aws: None) -> None:
     from handlers.webhook_delivery import lambda_handler
 
