@@ -9,7 +9,8 @@ export const CHANNELS = [
 export const KINDS = [
   ["your_turn", "Your turn"],
   ["reminder", "Reminders"],
-  ["game_over", "Game over"],
+  // A rematch goes wherever the game over goes (the API has no kind of its own for it).
+  ["game_over", "Game over and rematches"],
 ];
 const DEFAULT_ZONE = "UTC";
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;

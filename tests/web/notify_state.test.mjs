@@ -47,3 +47,13 @@ describe("the form and the body it puts", () => {
     assert.equal(ns.formProblem({ ...values, quietStart: "22:00" }), null);
   });
 });
+
+describe("the kinds", () => {
+  test("the game-over choice says it covers a finished game's rematch too", () => {
+    assert.deepEqual(
+      ns.KINDS.map(([kind]) => kind),
+      ["your_turn", "reminder", "game_over"],
+    );
+    assert.match(Object.fromEntries(ns.KINDS).game_over, /rematch/i);
+  });
+});
