@@ -115,7 +115,7 @@ def _told(cards: list[dict[str, Any]], described: dict[str, str]) -> None:
         assert card["alt"] == described[card["card_id"]], card
 
 
-def test_a_custom_decks_descriptions_are_its_cards_alt_in_the_hand_the_table_the_reveal_and_the_history(
+def test_a_custom_decks_descriptions_are_its_cards_alt_in_hand_table_reveal_history_and_export(
     players: list[Client], feed: StreamFeed
 ) -> None:
     seats = players[:3]
@@ -138,6 +138,9 @@ def test_a_custom_decks_descriptions_are_its_cards_alt_in_the_hand_the_table_the
     assert reveal["storyteller_card"] in {c["card_id"] for c in reveal["cards"]}
     [history] = rounds(seats[1], feed, game_id).body["rounds"]
     _told(history["cards"], described)
+    exported = seats[1].get("/players/me/export").body["games"]
+    [(kept,)] = [g["rounds"] for g in exported if g["game_id"] == game_id]
+    _told(kept["cards"], described)
 
 
 class Calls:
