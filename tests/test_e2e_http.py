@@ -174,10 +174,13 @@ def photo(shade: int) -> bytes:
     return out.getvalue()
 
 
-def test_a_custom_deck_uploaded_through_presigned_posts_is_ingested_and_dealt(stack: Served) -> None:
+def test_a_custom_deck_uploaded_through_presigned_posts_is_ingested_dealt_and_described(
+    stack: Served,
+) -> None:
     players = [HttpClient(f"Uploader {i}", base_url=stack.api_url).register() for i in range(3)]
     host = players[0]
-    created = host.post("/decks", {"name": "Our cards", "card_count": 40})
+    described = [f"our card {n}, a heron at dusk" for n in range(1, 41)]
+    created = host.post("/decks", {"name": "Our cards", "card_count": 40, "descriptions": described})
     assert created.status == 201, created.raw
     deck_id = created.body["deck_id"]
     for n, form in enumerate(created.body["uploads"]):
@@ -225,6 +228,7 @@ def test_a_custom_deck_uploaded_through_presigned_posts_is_ingested_and_dealt(st
     played = [c for r in settled_rounds(host, game_id, final["last_round"]["number"]) for c in r["cards"]]
     ours = [c for c in played if c["card_id"].startswith(f"{deck_id}-")]
     assert ours
+    assert all(c["alt"] == described[int(c["card_id"][-3:]) - 1] for c in ours)
     with urllib.request.urlopen(ours[0]["image_url"], timeout=10) as response:
         image = Image.open(io.BytesIO(response.read()))
         assert (image.format, image.size) == ("WEBP", (400, 600))

@@ -168,7 +168,7 @@ def game_answer(
 ) -> dict[str, Any]:
     """What the move path produced (a game, or the body a keyed request stored) as an answer with the
     viewer's ETag."""
-    return body_answer(played.view(adapters.images, viewer_id), viewer_id, status)
+    return body_answer(played.view(adapters, viewer_id), viewer_id, status)
 
 
 POLL_HEADERS: dict[str, OpenAPIResponseHeader] = {

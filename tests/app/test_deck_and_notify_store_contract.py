@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import pytest
+
+from app.aws.dynamodb.decks import DynamoDeckStore
 from app.decks.ports import CardState, CardStatus, DeckRecord
 from app.notify.channels import Platform
 from app.notify.holding import shard_of
@@ -11,6 +15,7 @@ from app.notify.messages import Kind, Notification
 from app.notify.ports import Device, Held, Preferences
 from app.notify.preferences import Channel, NotificationPreferences
 from dixit.quiet_hours import QuietHours
+from tests.support.aws import TABLE, empty_table, forget_clients_and_settings, set_environment
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
 DECK = "d0123456789abcdef"
@@ -61,6 +66,52 @@ def test_a_decks_card_descriptions_are_read_back_as_they_were_given(store: Any) 
     assert store.get_deck(DECK) == described
     assert store.record_card(f"{DECK}-002", READY)
     assert store.get_deck(DECK).descriptions == {f"{DECK}-002": "a kite"}
+
+
+def test_the_descriptions_of_a_games_decks_are_read_together_and_an_unknown_deck_adds_none(
+    store: Any,
+) -> None:
+    other = "dfedcba9876543210"
+    store.create_deck(replace(deck(), descriptions={f"{DECK}-001": "a kite", f"{DECK}-003": "rain"}))
+    store.create_deck(DeckRecord(other, "p_owner", "Plain", 6, created_at=STAMP))
+    store.record_card(f"{DECK}-001", READY)
+    assert store.descriptions_of([DECK, other, "dffffffffffffffff"]) == {
+        f"{DECK}-001": "a kite",
+        f"{DECK}-003": "rain",
+    }
+    assert store.descriptions_of([other]) == {}
+    assert store.descriptions_of([]) == {}
+
+
+@pytest.mark.usefixtures("_moto")
+def test_on_dynamodb_a_decks_descriptions_are_read_once_in_one_batch_of_descriptions_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    set_environment(monkeypatch)
+    writer, reader = DynamoDeckStore(TABLE), DynamoDeckStore(TABLE)
+    other = "dfedcba9876543210"
+    writer.create_deck(replace(deck(), descriptions={f"{DECK}-002": "a kite"}))
+    writer.create_deck(DeckRecord(other, "p_owner", "Plain", 6, created_at=STAMP))
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def record(params: dict[str, Any], model: Any, **_: Any) -> None:
+        sent.append((model.name, params))
+
+    events = reader.client.meta.events
+    events.register("provide-client-params.dynamodb", record)
+    try:
+        for _ in range(3):
+            assert reader.descriptions_of([DECK, other]) == {f"{DECK}-002": "a kite"}
+        assert reader.descriptions_of([other]) == {}
+    finally:
+        events.unregister("provide-client-params.dynamodb", record)
+        empty_table()
+        forget_clients_and_settings()
+    [(name, params)] = sent
+    assert name == "BatchGetItem"
+    [request] = params["RequestItems"].values()
+    assert len(request["Keys"]) == 2
+    assert "cards" not in request["ProjectionExpression"]
 
 
 def test_an_upload_for_a_deck_that_does_not_exist_is_not_recorded(store: Any) -> None:

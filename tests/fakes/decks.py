@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 from dataclasses import replace
 
 from app.core.errors import VersionConflict
@@ -13,6 +14,7 @@ class MemoryDeckStore:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._decks: dict[str, DeckRecord] = {}
+        self.description_reads = 0  # calls of descriptions_of, each one read of the table there
 
     def create_deck(self, deck: DeckRecord) -> None:
         with self._lock:
@@ -32,3 +34,12 @@ class MemoryDeckStore:
                 return False
             self._decks[deck_id] = replace(deck, cards={**deck.cards, card_id: state})
             return True
+
+    def descriptions_of(self, deck_ids: Collection[str]) -> dict[str, str]:
+        self.description_reads += 1
+        described: dict[str, str] = {}
+        for deck_id in deck_ids:
+            deck = self._decks.get(deck_id)
+            if deck is not None:
+                described.update(deck.descriptions)
+        return described

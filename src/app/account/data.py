@@ -3,6 +3,7 @@ answers. Secrets stay out: no token or token hash, no webhook secret, no push en
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.core.records import GameRecord, PlayerRecord
@@ -34,6 +35,8 @@ class AccountData:
     preferences: Preferences
     games: list[GameData]
     web_push_subscriptions: list[WebPushSubscription] = field(default_factory=list)
+    # Card id -> its owner's description, for the custom decks of these games (their cards' alt text).
+    described: Mapping[str, str] = field(default_factory=dict)
 
 
 def game_ids_of(services: Services, player_id: str) -> tuple[list[str], list[str]]:
@@ -63,6 +66,8 @@ def export(services: Services, signed: SignedIn) -> AccountData:
         played = [r for r in services.games.list_rounds(game_id) if player_id in r.points]
         games.append(GameData(record, played))
     webhooks = sorted(services.webhooks.list_webhooks(player_id), key=lambda w: (w.created_at, w.webhook_id))
+    # Every game's custom decks at once: one read for the whole export (none without custom decks).
+    custom = sorted({deck_id for g in games for deck_id, _ in g.record.state.settings.custom_decks})
     return AccountData(
         exported_at=services.now_iso(),
         player=player,
@@ -72,4 +77,5 @@ def export(services: Services, signed: SignedIn) -> AccountData:
         preferences=services.notifications.preferences(player_id),
         games=games,
         web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
+        described=services.decks.descriptions_of(custom) if custom else {},
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.account.data import AccountData, GameData
 from app.core.examples import CARD_ALT, CARD_ID, GAME_ID, OTHER_ID, PLAYER_ID, SESSION_ID, STAMP
 from app.core.schema_base import Schema, doc
@@ -132,7 +134,7 @@ class AccountExport(Schema):
     )
 
 
-def _game(data: GameData, player_id: str, images: CardImages) -> ExportedGame:
+def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
     state = data.record.state
     names = names_in(state)
     seat = state.player(player_id)
@@ -143,7 +145,7 @@ def _game(data: GameData, player_id: str, images: CardImages) -> ExportedGame:
         updated_at=data.record.updated_at,
         players=[p.name for p in state.players],
         your_score=0 if seat is None else seat.score,
-        rounds=[round_result(r, names, images) for r in data.rounds],
+        rounds=[round_result(r, names, images, described) for r in data.rounds],
     )
 
 
@@ -175,7 +177,7 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         preferences=ExportedPreferences.model_validate(
             {**to_body(data.preferences), "muted_games": sorted(data.preferences.muted_games)}
         ),
-        games=[_game(g, player.player_id, images) for g in data.games],
+        games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[
             WebPushSubscriptionOut(
                 subscription_id=w.subscription_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -51,6 +52,14 @@ class DeckStore(Protocol):
 
     def record_card(self, card_id: str, state: CardState) -> bool:
         """Record one card's upload outcome; False when its deck does not exist."""
+        ...
+
+    def descriptions_of(self, deck_ids: Collection[str]) -> dict[str, str]:
+        """Card id -> its owner's description, for every described card of these decks: one read at most.
+
+        A deck's descriptions are written once, with the deck (create_deck), and never changed (the
+        ingest records only each card's status), so an adapter may keep them for as long as it lives.
+        """
         ...
 
 

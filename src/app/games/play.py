@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,6 +30,7 @@ from app.decks.card_images import CardImages
 from app.decks.custom import custom_decks_for_game
 from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
+from app.games.card_descriptions import card_descriptions
 from app.games.idempotency import RequestKey
 from app.games.ports import GameWrite
 from app.games.presenters import game_body
@@ -80,17 +81,25 @@ class Played:
     applied: Applied | None = None
     previous: GameRecord | None = None
 
-    def view(self, images: CardImages, viewer_id: str | None) -> dict[str, Any]:
+    def view(self, services: Services, viewer_id: str | None) -> dict[str, Any]:
         """The answer's body: the stored one, else the game as `viewer_id` sees it."""
         if self.answer is not None:
             return self.answer
         assert self.record is not None  # a Played carries one or the other
-        return view_of(self.record, viewer_id, images)
+        return view_of(self.record, viewer_id, services.images, card_descriptions(services, self.record))
 
 
-def view_of(record: GameRecord, viewer_id: str | None, images: CardImages) -> dict[str, Any]:
-    """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores)."""
-    return game_body(record, viewer_id, images)
+def view_of(
+    record: GameRecord,
+    viewer_id: str | None,
+    images: CardImages,
+    described: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores).
+
+    `described`: its custom cards' descriptions (app.games.card_descriptions), else neutral alt texts.
+    """
+    return game_body(record, viewer_id, images, described)
 
 
 def new_game_id() -> str:
@@ -119,7 +128,7 @@ def _stored_answer(
 ) -> tuple[dict[str, Any] | None, StoredAnswer | None]:
     if key is None:
         return None, None
-    body = view_of(record, viewer_id, services.images)
+    body = view_of(record, viewer_id, services.images, card_descriptions(services, record))
     ttl = services.settings.idempotency_ttl_seconds
     return body, key.answer(body, now=services.now_epoch(), ttl_seconds=ttl)
 

@@ -36,12 +36,25 @@ def names_in(state: GameState) -> dict[str, str]:
     return {p.player_id: p.name for p in state.players}
 
 
-def round_result(result: RoundResult, names: Mapping[str, str], images: CardImages) -> RoundResultOut:
-    """A reveal, with every player it mentions named (an unknown id, which cannot happen, shows as '')."""
-    return RoundResultOut.model_validate(round_result_body(result, names, images))
+def round_result(
+    result: RoundResult,
+    names: Mapping[str, str],
+    images: CardImages,
+    described: Mapping[str, str] | None = None,
+) -> RoundResultOut:
+    """A reveal, with every player it mentions named (an unknown id, which cannot happen, shows as '').
+
+    `described`: the custom cards' descriptions (app.games.card_descriptions), for their alt text.
+    """
+    return RoundResultOut.model_validate(round_result_body(result, names, images, described))
 
 
-def round_result_body(result: RoundResult, names: Mapping[str, str], images: CardImages) -> dict[str, Any]:
+def round_result_body(
+    result: RoundResult,
+    names: Mapping[str, str],
+    images: CardImages,
+    described: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """`round_result` as RoundResultOut's JSON."""
     return {
         "number": result.number,
@@ -53,7 +66,7 @@ def round_result_body(result: RoundResult, names: Mapping[str, str], images: Car
             {
                 "card_id": c.card_id,
                 "image_url": images.url_for(c.card_id),
-                "alt": alt_text(c.card_id),
+                "alt": alt_text(c.card_id, described),
                 "owner_id": c.owner_id,
                 "owner_name": names.get(c.owner_id, ""),
                 "voter_ids": list(c.voter_ids),
@@ -78,12 +91,25 @@ def _owes(owed: Owed | None) -> dict[str, Any] | None:
     }
 
 
-def game(record: GameRecord, viewer_id: str | None, images: CardImages) -> GameOut:
-    return GameOut.model_validate(game_body(record, viewer_id, images))
+def game(
+    record: GameRecord,
+    viewer_id: str | None,
+    images: CardImages,
+    described: Mapping[str, str] | None = None,
+) -> GameOut:
+    return GameOut.model_validate(game_body(record, viewer_id, images, described))
 
 
-def game_body(record: GameRecord, viewer_id: str | None, images: CardImages) -> dict[str, Any]:
+def game_body(
+    record: GameRecord,
+    viewer_id: str | None,
+    images: CardImages,
+    described: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """The game as `viewer_id` sees it, as GameOut's JSON.
+
+    `described`: the custom cards' descriptions (app.games.card_descriptions). A card's alt text depends
+    on its id alone, the same for every viewer, and shows only where its id does: a hidden card has none.
 
     Built as plain data, not as models: the resolver validates every answer against GameOut anyway (a
     body that breaks it is a 500), so building models here validated each game view twice.
@@ -123,7 +149,7 @@ def game_body(record: GameRecord, viewer_id: str | None, images: CardImages) -> 
             "storyteller_id": rnd.storyteller_id,
             "storyteller_name": names.get(rnd.storyteller_id, ""),
             "clue": rnd.clue,
-            "table": card_bodies(images, rnd.table),
+            "table": card_bodies(images, rnd.table, described),
             "waiting_for": list(rnd.waiting_for),
             "waiting": [
                 {"player_id": w.player_id, "name": w.name, "move": w.move.value, "deadline": iso(w.deadline)}
@@ -141,13 +167,15 @@ def game_body(record: GameRecord, viewer_id: str | None, images: CardImages) -> 
         if you is None
         else {
             "player_id": you.player_id,
-            "hand": card_bodies(images, you.hand),
+            "hand": card_bodies(images, you.hand, described),
             "submitted": list(you.submitted),
             "votes": list(you.votes),
             "owes": _owes(you.owes),
             "away": you.away,
         },
-        "last_round": None if view.last_round is None else round_result_body(view.last_round, names, images),
+        "last_round": None
+        if view.last_round is None
+        else round_result_body(view.last_round, names, images, described),
         "winners": list(view.winners),
         "end_reason": None if view.end_reason is None else view.end_reason.value,
         "end_note": None if view.end_note is None else view.end_note.value,

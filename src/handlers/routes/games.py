@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from app.core.records import PlayerRecord
 from app.core.services import Services
 from app.games import play as games
+from app.games.card_descriptions import card_descriptions
 from app.games.presenters import game_preview, names_in, open_game, round_result
 from app.games.schemas import (
     ChooseCards,
@@ -189,8 +190,8 @@ def preview(
 )
 def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]:
     record, results = games.list_rounds(adapters, player, check_game_id(game_id))
-    names = names_in(record.state)
-    return json_response(Rounds(rounds=[round_result(r, names, adapters.images) for r in results]))
+    names, described = names_in(record.state), card_descriptions(adapters, record)
+    return json_response(Rounds(rounds=[round_result(r, names, adapters.images, described) for r in results]))
 
 
 @router.post(

@@ -140,8 +140,11 @@ class TableAdapter:
                 pending,
             )
 
-    def batch_get(self, keys: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The items at these keys (any order; missing ones left out), in batches of 100."""
+    def batch_get(self, keys: Sequence[dict[str, Any]], **table_request: Any) -> list[dict[str, Any]]:
+        """The items at these keys (any order; missing ones left out), in batches of 100.
+
+        `table_request`: more of the table's request (ProjectionExpression, ExpressionAttributeNames).
+        """
         found: list[dict[str, Any]] = []
 
         def get(batch: dict[str, Any]) -> Any:
@@ -151,7 +154,8 @@ class TableAdapter:
 
         for begin in range(0, len(keys), BATCH_GET_LIMIT):
             self._until_processed(
-                get, {self.table_name: {"Keys": list(keys[begin : begin + BATCH_GET_LIMIT])}}
+                get,
+                {self.table_name: {"Keys": list(keys[begin : begin + BATCH_GET_LIMIT]), **table_request}},
             )
         return found
 
