@@ -1,0 +1,61 @@
+"""A finished game's players open its rematch from the game-over screen, and land in one lobby together."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from dixit_bots.api import HttpTransport, Player
+from dixit_bots.game import new_table, play
+
+from ..test_local_serve import Served, start_serve, stop
+from .web import PHONE, WebPlayer, api_call, chromium
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    running = start_serve(tmp_path_factory.mktemp("browser-rematch"))
+    try:
+        yield running
+    finally:
+        assert stop(running.process) == 0, running.logs()
+
+
+def test_two_players_of_a_finished_game_open_its_rematch_and_are_seated_in_the_same_lobby(
+    stack: Served,
+) -> None:
+    with chromium() as browser:
+        client = f"{stack.api_url}/"
+        ada, bob, cy = (WebPlayer(n, browser.new_context(viewport=PHONE), client) for n in ("Ada", "Bob", "Cy"))
+        for player in (ada, bob, cy):
+            player.open(client)
+            player.register()
+        # The game itself is played through the API by bots holding the phones' own tokens.
+        bots = [
+            Player(HttpTransport(stack.api_url), p.name, token=p.token, player_id=me["player_id"])
+            for p in (ada, bob, cy)
+            for me in [api_call(stack.api_url, "/players/me", p.token)]
+        ]
+        table = new_table(bots, {"rules": "classic", "target_score": 3})
+        final = play(table, random.Random(3))
+        assert final["phase"] == "finished"
+
+        ada.open(f"{client}#/game/{table.game_id}")
+        ada.page.wait_for_selector(".game[data-phase=finished] #rematch")
+        ada.assert_accessible("game over with its rematch button")
+        ada.page.click("#rematch")
+        ada.page.wait_for_selector(".game[data-phase=lobby] #invite")
+        lobby_id = ada.game_id
+        assert lobby_id == final["rematch_game_id"]
+        assert "rematch lobby" in ada.notice()
+
+        bob.open(f"{client}#/game/{table.game_id}")
+        bob.page.click("#rematch")
+        bob.page.wait_for_selector(".game[data-phase=lobby]")
+        assert bob.game_id == lobby_id
+        lobby = api_call(stack.api_url, f"/games/{lobby_id}", ada.token)
+        assert sorted(p["name"] for p in lobby["players"]) == ["Ada", "Bob"]
+        assert ada.errors == bob.errors == []
