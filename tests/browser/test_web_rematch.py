@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+
 from dixit_bots.api import HttpTransport, Player
 from dixit_bots.game import new_table, play
 
@@ -29,7 +30,9 @@ def test_two_players_of_a_finished_game_open_its_rematch_and_are_seated_in_the_s
 ) -> None:
     with chromium() as browser:
         client = f"{stack.api_url}/"
-        ada, bob, cy = (WebPlayer(n, browser.new_context(viewport=PHONE), client) for n in ("Ada", "Bob", "Cy"))
+        ada, bob, cy = (
+            WebPlayer(n, browser.new_context(viewport=PHONE), client) for n in ("Ada", "Bob", "Cy")
+        )
         for player in (ada, bob, cy):
             player.open(client)
             player.register()
