@@ -86,7 +86,8 @@ def warm_up() -> None:
     """
     from app.core.schema_base import Schema
 
-    for route in [*whole_api()._static_routes, *whole_api()._dynamic_routes]:
+    whole = whole_api()
+    for route in [*whole._static_routes, *whole._dynamic_routes]:
         _ = route.dependant, route.body_field
     unbuilt: list[type[Schema]] = [Schema]
     while unbuilt:

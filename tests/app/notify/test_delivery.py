@@ -22,17 +22,6 @@ from tests.support.clock import Clock
 
 
 @pytest.fixture
-def push(services: Services) -> MemoryNotifier:
-    assert isinstance(services.push, MemoryNotifier)
-    return services.push
-
-
-@pytest.fixture
-def deliver(services: Services) -> Delivery:
-    return Delivery.of(services)
-
-
-@pytest.fixture
 def ada(services: Services) -> PlayerRecord:
     return accounts.register(services, "Ada")[0]
 

@@ -36,23 +36,6 @@ FOREVER = 10**9
 
 
 @pytest.fixture
-def push(services: Services) -> MemoryNotifier:
-    assert isinstance(services.push, MemoryNotifier)
-    return services.push
-
-
-@pytest.fixture
-def store(services: Services) -> MemoryNotificationStore:
-    assert isinstance(services.notifications, MemoryNotificationStore)
-    return services.notifications
-
-
-@pytest.fixture
-def deliver(services: Services) -> Delivery:
-    return Delivery.of(services)
-
-
-@pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     for module in (delivery_module, holding):

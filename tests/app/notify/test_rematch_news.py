@@ -35,24 +35,6 @@ def services(clock: Clock) -> Services:
 
 
 @pytest.fixture
-def push(services: Services) -> MemoryNotifier:
-    assert isinstance(services.push, MemoryNotifier)
-    return services.push
-
-
-@pytest.fixture
-def mailer(services: Services) -> RecordingMailer:
-    assert isinstance(services.mailer, RecordingMailer)
-    return services.mailer
-
-
-@pytest.fixture
-def store(services: Services) -> MemoryNotificationStore:
-    assert isinstance(services.notifications, MemoryNotificationStore)
-    return services.notifications
-
-
-@pytest.fixture
 def game(services: Services) -> tuple[str, list[PlayerRecord]]:
     """A finished three-player game whose players have addresses, its own news already told."""
     game_id, accounts = finished(services)
