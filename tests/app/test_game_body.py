@@ -21,6 +21,9 @@ class _Links:
     def link(self, bucket: str, key: str, *, signed_at: int, expires_in: int) -> str:
         return f"https://{bucket}.example/{key}?at={signed_at}&for={expires_in}"
 
+    def links(self, bucket: str, keys: list[str], *, signed_at: int, expires_in: int) -> list[str]:
+        return [self.link(bucket, key, signed_at=signed_at, expires_in=expires_in) for key in keys]
+
 
 CREATED = "2026-01-01T00:00:00Z"
 IMAGES = CardImages("cards", 60, _Links())  # type: ignore[arg-type]

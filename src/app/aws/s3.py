@@ -26,6 +26,8 @@ from botocore.exceptions import NoCredentialsError
 from app.aws import clients as aws_clients
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import botocore.session
     from botocore.credentials import ReadOnlyCredentials
     from mypy_boto3_s3 import S3Client
@@ -116,18 +118,26 @@ class S3ObjectStore:
         return self._signer_of(self.client, self._credentials())
 
     def link(self, bucket: str, key: str, *, signed_at: int, expires_in: int) -> str:
+        (url,) = self.links(bucket, (key,), signed_at=signed_at, expires_in=expires_in)
+        return url
+
+    def links(self, bucket: str, keys: Sequence[str], *, signed_at: int, expires_in: int) -> list[str]:
         client, frozen = self.client, self._credentials()
         # A new window, rotated credentials or another client (endpoint): every memoized link is stale.
         memo_for = (signed_at, expires_in, frozen.access_key or "", client)
         if self._memo_for != memo_for:
             self._memo = {}
             self._memo_for = memo_for
-        url = self._memo.get((bucket, key))
-        if url is None:
-            signer = self._signer_of(client, frozen)  # built on a miss only: a hit is one dict lookup
-            url = presign_get(signer, bucket, key, signed_at=signed_at, expires_in=expires_in)
-            self._memo[(bucket, key)] = url
-        return url
+        memo, signer, urls = self._memo, None, []
+        for key in keys:
+            url = memo.get((bucket, key))
+            if url is None:
+                signer = signer or self._signer_of(client, frozen)  # on a miss only: a hit is a lookup
+                url = memo[(bucket, key)] = presign_get(
+                    signer, bucket, key, signed_at=signed_at, expires_in=expires_in
+                )
+            urls.append(url)
+        return urls
 
     def upload_form(
         self, bucket: str, key: str, *, max_bytes: int, content_type_prefix: str, expires_in: int

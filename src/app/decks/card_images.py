@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from dixit.cards import OFFICIAL_DECKS, deck_of
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from app.decks.ports import ObjectStore
 
@@ -86,17 +86,29 @@ class CardImages:
         return self._store
 
     def url_for(self, card_id: str) -> str | None:
-        if self.base_url and deck_of(card_id) in OFFICIAL_DECKS:
-            return f"{self.base_url}/{image_key(card_id)}"
-        if not self.bucket:
-            return None
-        window_start = int(self._clock()) // self.window_seconds * self.window_seconds
-        return self.store.link(
-            self.bucket,
-            image_key(card_id),
-            signed_at=window_start,
-            expires_in=min(self.window_seconds + self.ttl_seconds, MAX_EXPIRES_SECONDS),
-        )
+        (url,) = self.urls_for((card_id,))
+        return url
+
+    def urls_for(self, card_ids: Sequence[str]) -> list[str | None]:
+        """`url_for` each card, in order, signing (or looking up) every link of an answer at once."""
+        urls: list[str | None] = [None] * len(card_ids)
+        signed: list[int] = []
+        for i, card_id in enumerate(card_ids):
+            if self.base_url and deck_of(card_id) in OFFICIAL_DECKS:
+                urls[i] = f"{self.base_url}/{image_key(card_id)}"
+            elif self.bucket:
+                signed.append(i)
+        if signed:
+            window_start = int(self._clock()) // self.window_seconds * self.window_seconds
+            links = self.store.links(
+                self.bucket,
+                [image_key(card_ids[i]) for i in signed],
+                signed_at=window_start,
+                expires_in=min(self.window_seconds + self.ttl_seconds, MAX_EXPIRES_SECONDS),
+            )
+            for i, link in zip(signed, links, strict=True):
+                urls[i] = link
+        return urls
 
     def upload_form(self, card_id: str, *, max_bytes: int, expires_in: int) -> dict[str, Any]:
         """A presigned POST form for one custom card: JPEG, PNG or WebP only, at most `max_bytes`."""

@@ -23,7 +23,11 @@ def card_bodies(
     images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
 ) -> list[dict[str, Any]]:
     """The cards as `Card`'s JSON, for an answer whose schema the resolver validates anyway."""
-    return [{"card_id": c, "image_url": images.url_for(c), "alt": alt_text(c, described)} for c in card_ids]
+    urls = images.urls_for(card_ids)
+    return [
+        {"card_id": c, "image_url": url, "alt": alt_text(c, described)}
+        for c, url in zip(card_ids, urls, strict=True)
+    ]
 
 
 def deck_created(created: NewDeck) -> DeckCreated:
