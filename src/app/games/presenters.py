@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from app.core.records import GameRecord, Membership
@@ -24,10 +25,12 @@ from app.games.schemas import (
     SettingsOut,
     WaitingOut,
 )
+from dixit.settings import Settings
 from dixit.state import GameState, Phase, RoundResult
 from dixit.views import Owed, view_for
 
 
+@lru_cache(maxsize=1_024)  # a game's deadlines show in every view of it, its players' too
 def iso(epoch_seconds: int) -> str:
     return datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -65,7 +68,7 @@ def round_result_body(
         "cards": [
             {
                 "card_id": c.card_id,
-                "image_url": images.url_for(c.card_id),
+                "image_url": url,
                 "alt": alt_text(c.card_id, described),
                 "owner_id": c.owner_id,
                 "owner_name": names.get(c.owner_id, ""),
@@ -73,11 +76,24 @@ def round_result_body(
                 "voters": [{"player_id": v, "name": names.get(v, "")} for v in c.voter_ids],
                 "autoplayed": c.autoplayed,
             }
-            for c in result.cards
+            for c, url in zip(result.cards, images.urls_for([c.card_id for c in result.cards]), strict=True)
         ],
         "points": dict(result.points),
         "autovoted": list(result.autovoted),
     }
+
+
+def settings_body(settings: Settings) -> dict[str, Any]:
+    """SettingsOut's JSON for the rules' settings (a fresh copy: the answer is the caller's to change)."""
+    shown = _settings_json(settings)
+    return {**shown, "decks": list(shown["decks"])}
+
+
+@lru_cache(maxsize=256)  # settings are immutable and shared by every view of a game
+def _settings_json(settings: Settings) -> dict[str, Any]:
+    # SettingsOut names its fields as the rules' settings do (custom_decks stays inside).
+    shown: dict[str, Any] = SettingsOut.model_validate(settings, from_attributes=True).model_dump(mode="json")
+    return shown
 
 
 def _owes(owed: Owed | None) -> dict[str, Any] | None:
@@ -122,8 +138,7 @@ def game_body(
         "game_id": view.game_id,
         "version": view.version,
         "phase": view.phase.value,
-        # SettingsOut names its fields as the rules' settings do (custom_decks stays inside).
-        "settings": SettingsOut.model_validate(view.settings, from_attributes=True).model_dump(mode="json"),
+        "settings": settings_body(view.settings),
         "visibility": record.visibility.value,
         "host_id": view.host_id,
         "invite_code": record.invite_code if you is not None else None,
