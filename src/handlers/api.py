@@ -8,7 +8,6 @@ from typing import Any
 
 from aws_lambda_powertools import Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
-from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -19,7 +18,7 @@ from app.core.services import Services
 from app.core.settings import AppSettings
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
-from handlers import bodies, problems
+from handlers import bodies, hot_routes, problems
 from handlers.routing import Routers
 
 # Everything else needs a bearer token (API Gateway only forwards declared resources).
@@ -70,6 +69,9 @@ app = APIGatewayRestResolver(enable_validation=True, response_validation_error_h
 problems.register(app)
 # The game and player routes now; every other router when a request for one of its resources comes.
 routers = Routers(app)
+# Moves and game views take the direct lane (handlers.hot_routes); False sends them through the resolver,
+# which the tests that compare both answers need.
+direct_lane = True
 
 
 def whole_api() -> APIGatewayRestResolver:
@@ -117,12 +119,12 @@ def serve_docs() -> Response[Any]:
     return Response(status_code=200, content_type="text/html", body=openapi.swagger_page(whole_api()))
 
 
-def _admit(event: dict[str, Any], services: Services) -> SignedIn | None:
+def _admit(event: dict[str, Any], services: Services) -> tuple[SignedIn | None, Any]:
     """Checks that come before routing, since the resolver validates a body before any route runs.
 
     A caller without a valid token learns that, not what is wrong with a body they may not send at all.
-    Returns the authenticated caller (None on public routes) and leaves `event` with a body the resolver
-    can read safely (decoded text); raises AppError to refuse the request.
+    Returns the authenticated caller (None on public routes) and the body's JSON value (None without
+    one), and leaves `event` with its body as decoded text; raises AppError to refuse the request.
     """
     data = bodies.body_bytes(event)
     bodies.check_size(data, services.settings.max_body_bytes)
@@ -136,12 +138,12 @@ def _admit(event: dict[str, Any], services: Services) -> SignedIn | None:
         else authenticate(services, headers.get("Authorization"), rotation_key=rotation_key)
     )
     text = bodies.decode(data)
+    value = None
     if text.strip() and route not in FORM_ROUTES:
         bodies.check_media_type(headers.get("Content-Type"))
-        bodies.parse(text)
+        value = bodies.parse(text)
     event["body"], event["isBase64Encoded"] = (text or None), False
-    _name_json(event, bool(text.strip()))
-    return signed
+    return signed, value
 
 
 def _name_json(event: dict[str, Any], has_body: bool) -> None:
@@ -188,20 +190,35 @@ def _deadline(context: LambdaContext) -> Deadline:
     return Deadline.after(remaining - ANSWER_RESERVE_SECONDS)
 
 
-@logger.inject_lambda_context(log_event=False, correlation_id_path=correlation_paths.API_GATEWAY_REST)
+# The correlation id is set in _handle: the decorator's JMESPath lookup cost more than the rest of it.
+@logger.inject_lambda_context(log_event=False)
 # A response may carry a token (registration, rotation): it never goes to the trace.
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics(capture_cold_start_metric=True)
 def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    logger.set_correlation_id(_request_id(event))
     services = _with_public_url(bootstrap.services(_deadline(context)), event)
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
     try:
-        signed = _admit(event, services)
+        signed, value = _admit(event, services)
     except AppError as refused:
         return problems.proxy_problem(refused, _cors_headers(event))
+    player = signed.player if signed is not None else None
+    if direct_lane:
+        answered = hot_routes.answer(event, player, services, value, CORS)
+        if answered is not None:
+            return answered
+    _name_json(event, bool((event["body"] or "").strip()))
     routers.for_resource(event.get("resource"))
-    app.append_context(services=services, player=signed and signed.player, signed=signed)
+    app.append_context(services=services, player=player, signed=signed)
     return app.resolve(event, context)
+
+
+def _request_id(event: dict[str, Any]) -> str | None:
+    """API Gateway's id of the request (correlation_paths.API_GATEWAY_REST): what each log line carries."""
+    context = event.get("requestContext")
+    found = context.get("requestId") if isinstance(context, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:

@@ -224,11 +224,16 @@ def request_key(
     request: Request, player: PlayerRecord, key: str | None, body: BaseModel | None
 ) -> RequestKey | None:
     """What makes a POST retry-safe: the caller's `Idempotency-Key` on this route with this body."""
+    return key_of(f"{request.method} {request.resolved_event.path}", player, key, body)
+
+
+def key_of(route: str, player: PlayerRecord, key: str | None, body: BaseModel | None) -> RequestKey | None:
+    """`request_key` for a request named by its method and path ("POST /games/g_…/clue")."""
     if key is None:
         return None
     return RequestKey.of(
         player_id=player.player_id,
         key=key,
-        route=f"{request.method} {request.resolved_event.path}",
+        route=route,
         body=None if body is None else body.model_dump(mode="json"),
     )

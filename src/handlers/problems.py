@@ -252,21 +252,42 @@ def _is_about_idempotency_key(error: dict[str, Any]) -> bool:
     return [part.lower() for part in error["loc"][:2]] == ["header", "idempotency-key"]
 
 
+def app_error_answer(error: AppError) -> Response[Any]:
+    answer = app_problem(error)
+    if isinstance(error, RateLimited):
+        answer.headers["Retry-After"] = str(error.retry_after)
+    return answer
+
+
+def invalid_move_answer(error: InvalidMoveError) -> Response[Any]:
+    return problem(422, error.code, error.detail)
+
+
+def illegal_move_answer(error: IllegalMoveError) -> Response[Any]:
+    return problem(403 if error.code in FORBIDDEN_RULE_CODES else 409, error.code, error.detail)
+
+
+def unexpected_answer(error: Exception) -> Response[Any]:
+    logger.exception("unexpected error")
+    return problem(500, "internal_error", "something went wrong on our side; it has been logged")
+
+
+def route_error_answer(error: Exception) -> Response[Any]:
+    """The answer to whatever a route raised, as the resolver's handlers below give it (the hot routes,
+    handlers.hot_routes, answer without the resolver and come here)."""
+    if isinstance(error, AppError):
+        return app_error_answer(error)
+    if isinstance(error, InvalidMoveError):
+        return invalid_move_answer(error)
+    if isinstance(error, IllegalMoveError):
+        return illegal_move_answer(error)
+    return unexpected_answer(error)
+
+
 def register(app: APIGatewayRestResolver) -> None:
-    @app.exception_handler(AppError)
-    def _app_error(error: AppError) -> Response[Any]:
-        answer = app_problem(error)
-        if isinstance(error, RateLimited):
-            answer.headers["Retry-After"] = str(error.retry_after)
-        return answer
-
-    @app.exception_handler(InvalidMoveError)
-    def _invalid(error: InvalidMoveError) -> Response[Any]:
-        return problem(422, error.code, error.detail)
-
-    @app.exception_handler(IllegalMoveError)
-    def _illegal(error: IllegalMoveError) -> Response[Any]:
-        return problem(403 if error.code in FORBIDDEN_RULE_CODES else 409, error.code, error.detail)
+    app.exception_handler(AppError)(app_error_answer)
+    app.exception_handler(InvalidMoveError)(invalid_move_answer)
+    app.exception_handler(IllegalMoveError)(illegal_move_answer)
 
     @app.exception_handler(RequestValidationError)
     def _malformed(error: RequestValidationError) -> Response[Any]:
@@ -291,7 +312,4 @@ def register(app: APIGatewayRestResolver) -> None:
             404, "route_not_found", f"no route {app.current_event.http_method} {app.current_event.path}"
         )
 
-    @app.exception_handler([ResponseValidationError, Exception])
-    def _unexpected(error: Exception) -> Response[Any]:
-        logger.exception("unexpected error")
-        return problem(500, "internal_error", "something went wrong on our side; it has been logged")
+    app.exception_handler([ResponseValidationError, Exception])(unexpected_answer)

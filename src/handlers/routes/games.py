@@ -1,4 +1,4 @@
-"""Games: create, list, look, replay, and every move through one path (`_play`)."""
+"""Games: create, list, look, replay, and every move through one path (`play_move`)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ from handlers.http import (
     created,
     game_answer,
     json_response,
+    key_of,
     location,
     poll_headers,
     request_key,
@@ -139,7 +140,13 @@ def list_open(
 )
 def get(request: Request, game_id: str, if_none_match: IfNoneMatch = None) -> Response[GameOut]:
     # Caller and adapters from the context, not through Depends (see _endpoint): polls are most requests.
-    player, adapters = caller(request), services(request)
+    return look(caller(request), services(request), game_id, if_none_match)
+
+
+def look(
+    player: PlayerRecord, adapters: Services, game_id: str, if_none_match: str | None
+) -> Response[GameOut]:
+    """The game as `player` may see it, or NotModified while their view is unchanged (a poll)."""
     checked = check_game_id(game_id)
     polling = poll_headers(adapters)
     if if_none_match is not None:
@@ -227,7 +234,7 @@ def invite(game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut
 
 @dataclass(frozen=True, slots=True)
 class MoveRoute:
-    """One move's route: every move shares the same handling (`_play`), only these differ."""
+    """One move's route: every move shares the same handling (`play_move`), only these differ."""
 
     name: str  # the handler's name (handlers.openapi.OPERATION_IDS names the operation)
     path: str
@@ -324,9 +331,9 @@ MOVE_ROUTES = (
 )
 
 
-def _play(
+def play_move(
     route: MoveRoute,
-    request: Request,
+    path: str,
     game_id: str,
     player: PlayerRecord,
     adapters: Services,
@@ -334,7 +341,10 @@ def _play(
     if_match: str | None = None,
     key: str | None = None,
 ) -> Response[GameOut]:
-    """Every move route: apply at most once per Idempotency-Key, under If-Match, and show the result."""
+    """Every move route: apply at most once per Idempotency-Key, under If-Match, and show the result.
+
+    `path` is the request's own ("/games/g_…/clue"): a retry's key holds for this game's route only.
+    """
     checked = check_game_id(game_id)
     move = route.make(player, body)
     if isinstance(move, moves.Join):
@@ -347,7 +357,7 @@ def _play(
         move,
         expected_version=expected_version(if_match, checked, player.player_id),
         invite_code=route.invite_code(body),
-        key=request_key(request, player, key, body),
+        key=key_of(f"POST {path}", player, key, body),
     )
     return to_response(game_answer(adapters, played, player.player_id))
 
@@ -358,7 +368,8 @@ def _endpoint(route: MoveRoute) -> Callable[..., Response[GameOut]]:
     def endpoint(request: Request, **arguments: Any) -> Response[GameOut]:
         # The caller and adapters come straight from the context lambda_handler filled, not through
         # Depends: the resolver rebuilds a route's dependency tree from its type hints on every request.
-        return _play(route, request=request, player=caller(request), adapters=services(request), **arguments)
+        path = request.resolved_event.path
+        return play_move(route, path, player=caller(request), adapters=services(request), **arguments)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [

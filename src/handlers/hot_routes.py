@@ -1,0 +1,155 @@
+"""The requests that are most of the traffic, a player's moves and looks at a game, answered without the
+resolver's per-request machinery.
+
+Through the resolver a move paid about as much for the framework as for its three DynamoDB calls: route
+matching, parameter resolution and two validation passes written for any route (README, "Handler
+floor"). These routes need none of that generality. They stay registered on the resolver, which
+describes them (OpenAPI) and answers whatever this lane declines. The lane validates with the same
+models, runs the same route code (`routes.games.play_move` and `look`), validates the answer against the
+same response model and maps errors with the same functions (handlers.problems), so a request gets the
+same answer either way: tests/api/test_hot_routes.py sends each one both ways and compares.
+
+The lane declines (None) whenever the answer would be about the request's form, so every 400 and 422
+for malformed input is still worded in one place: a body or header the models refuse, a header sent
+twice, a missing path parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools.event_handler import CORSConfig, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import ResponseValidationError
+from pydantic import TypeAdapter, ValidationError
+
+from app.core.records import PlayerRecord
+from app.core.services import Services
+from app.games.schemas import GameOut
+from handlers import problems
+from handlers.http import IdempotencyKey, IfMatch, IfNoneMatch, NotModified
+from handlers.routes.games import MOVE_ROUTES, MoveRoute, look, play_move
+
+# What a hot route is given: the event, the caller, the adapters and the body's JSON value (None: no body).
+Answer = Callable[[dict[str, Any], PlayerRecord, Services, Any], "Response[Any] | None"]
+
+_IF_MATCH: TypeAdapter[str | None] = TypeAdapter(IfMatch)
+_KEY: TypeAdapter[str | None] = TypeAdapter(IdempotencyKey)
+_IF_NONE_MATCH: TypeAdapter[str | None] = TypeAdapter(IfNoneMatch)
+_GAME_OUT: TypeAdapter[GameOut] = TypeAdapter(GameOut)
+_DECLINED = object()
+
+
+@lru_cache(maxsize=16)
+def _body_adapter(model: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(model)
+
+
+def _header(event: dict[str, Any], name: str, adapter: TypeAdapter[str | None]) -> Any:
+    """The header's valid value (None when absent), or _DECLINED when the resolver must say what is wrong.
+
+    `name` is lower case. Sent twice, the resolver decides which value counts; the lane does not guess.
+    """
+    values = [v for k, v in (event.get("multiValueHeaders") or {}).items() if k.lower() == name]
+    if values:
+        if len(values) != 1 or not isinstance(values[0], list) or len(values[0]) != 1:
+            return _DECLINED
+        value = values[0][0]
+    else:
+        value = next((v for k, v in (event.get("headers") or {}).items() if k.lower() == name), None)
+    try:
+        return adapter.validate_python(value)
+    except ValidationError:
+        return _DECLINED
+
+
+def _game_id(event: dict[str, Any]) -> str | None:
+    found = (event.get("pathParameters") or {}).get("game_id")
+    return found if isinstance(found, str) else None
+
+
+def _move(route: MoveRoute) -> Answer:
+    def answer(event: dict[str, Any], player: PlayerRecord, services: Services, value: Any) -> Any:
+        game_id, if_match = _game_id(event), _header(event, "if-match", _IF_MATCH)
+        key = _header(event, "idempotency-key", _KEY)
+        if game_id is None or if_match is _DECLINED or key is _DECLINED:
+            return None
+        body = None
+        if route.body is not None:
+            try:
+                body = _body_adapter(route.body).validate_python(value)
+            except ValidationError:
+                return None
+        path = str(event.get("path") or "")
+        return play_move(route, path, game_id, player, services, body=body, if_match=if_match, key=key)
+
+    return answer
+
+
+def _look(event: dict[str, Any], player: PlayerRecord, services: Services, value: Any) -> Any:
+    game_id, if_none_match = _game_id(event), _header(event, "if-none-match", _IF_NONE_MATCH)
+    if game_id is None or if_none_match is _DECLINED:
+        return None
+    return look(player, services, game_id, if_none_match)
+
+
+ROUTES: dict[tuple[str, str], Answer] = {
+    ("POST", route.path.replace("<", "{").replace(">", "}")): _move(route) for route in MOVE_ROUTES
+}
+ROUTES["GET", "/games/{game_id}"] = _look
+
+
+def answer(
+    event: dict[str, Any], player: PlayerRecord | None, services: Services, value: Any, cors: CORSConfig
+) -> dict[str, Any] | None:
+    """The proxy answer to a hot route's request, or None: the resolver answers it instead."""
+    route = ROUTES.get((event.get("httpMethod"), event.get("resource")))  # type: ignore[arg-type]
+    if route is None or player is None:
+        return None
+    try:
+        response = route(event, player, services, value)
+        if response is None:
+            return None
+        body = response.body
+        if response.status_code < 300 and body is not None:
+            # The answer is checked against its schema as the resolver checks it: a break is our bug, a 500.
+            try:
+                shown = _GAME_OUT.validate_python(body)
+            except ValidationError as broken:
+                raise ResponseValidationError(errors=broken.errors(), body=body, source="route") from None
+            # pydantic writes the JSON itself: the same document the resolver's json.dumps writes, with
+            # non-ASCII text as UTF-8 rather than as \u escapes.
+            response.body = _GAME_OUT.dump_json(shown, by_alias=True).decode()
+    except NotModified as unchanged:
+        response = Response(status_code=304, headers={"ETag": unchanged.etag, **unchanged.headers})
+    except Exception as error:
+        response = problems.route_error_answer(error)
+    return _proxy(response, event, cors)
+
+
+def _proxy(response: Response[Any], event: dict[str, Any], cors: CORSConfig) -> dict[str, Any]:
+    """The proxy integration's answer, shaped as the resolver shapes it (multi-value headers, CORS)."""
+    headers: dict[str, list[str]] = {}
+    for name, given in response.headers.items():
+        if given is not None:
+            headers.setdefault(name, []).extend([given] if isinstance(given, str) else given)
+    allowed = cors.allowed_origin(_origin(event))
+    if allowed is not None:
+        for name, value in cors.to_dict(allowed).items():
+            headers.setdefault(name, []).append(value)
+    return {
+        "statusCode": response.status_code,
+        "body": response.body,
+        "isBase64Encoded": False,
+        "multiValueHeaders": headers,
+    }
+
+
+def _origin(event: dict[str, Any]) -> Any:
+    for field in ("multiValueHeaders", "headers"):
+        given = event.get(field)
+        if given:
+            found = next((v for k, v in given.items() if k.lower() == "origin"), None)
+            return found[0] if isinstance(found, list) and found else found
+    return None
