@@ -132,19 +132,36 @@ def may_come_back(state: GameState) -> tuple[str, ...]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Owing:
+    """Who owes what, and by when, in one state: worked out once per view, asked for by every part of it."""
+
+    awaited: tuple[str, ...]
+    deadlines: dict[str, int]  # each awaited player's own deadline
+    deadline: int | None  # the first of them
+    returning: tuple[str, ...]  # may_come_back
+
+    @classmethod
+    def of(cls, state: GameState) -> _Owing:
+        awaited = state.awaited()
+        deadlines = {pid: state.deadline_of(pid) for pid in awaited} if state.round is not None else {}
+        return cls(awaited, deadlines, min(deadlines.values(), default=None), may_come_back(state))
+
+
 def owes(state: GameState, player_id: str) -> Owed | None:
     """The move `player_id` owes now: the game waits on them, or (away) it would still take their card."""
-    return _owes(state, player_id, state.awaited(), state.deadline())
+    return _owes(state, player_id, _Owing.of(state))
 
 
-def _owes(state: GameState, player_id: str, awaited: tuple[str, ...], deadline: int | None) -> Owed | None:
+def _owes(state: GameState, player_id: str, owing: _Owing) -> Owed | None:
+    deadline = owing.deadline
     if deadline is None:
         return None
-    if player_id not in awaited and player_id not in may_come_back(state):
+    if player_id in owing.deadlines:
+        deadline = owing.deadlines[player_id]
+    elif player_id not in owing.returning:
         return None
     count = len(state.players)
-    if player_id in awaited:
-        deadline = state.deadline_of(player_id)
     if state.phase is Phase.STORYTELLING:
         return Owed(OwedMove.CLUE, (1,), deadline)
     if state.phase is Phase.SUBMITTING:
@@ -154,39 +171,42 @@ def _owes(state: GameState, player_id: str, awaited: tuple[str, ...], deadline: 
 
 def your_turn(state: GameState, player_id: str) -> bool:
     """Whether the game waits on `player_id`: an owed move, or a host whose lobby can start."""
+    return _your_turn(state, player_id, _Owing.of(state))
+
+
+def _your_turn(state: GameState, player_id: str, owing: _Owing) -> bool:
     if state.phase is Phase.LOBBY:
         return state.host_id == player_id and len(state.players) >= MIN_PLAYERS
-    return owes(state, player_id) is not None
+    return _owes(state, player_id, owing) is not None
 
 
-def _round_view(state: GameState, rnd: Round, awaited: tuple[str, ...], deadline: int | None) -> RoundView:
+def _round_view(state: GameState, rnd: Round, owing: _Owing) -> RoundView:
     count = len(state.players)
     names = {p.player_id: p.name for p in state.players}
     waiting = []
-    for pid in awaited:
-        owed = _owes(state, pid, awaited, deadline)
+    for pid in owing.awaited:
+        owed = _owes(state, pid, owing)
         assert owed is not None
         waiting.append(WaitingView(pid, names[pid], owed.move, owed.deadline))
+    ids = state.player_ids
     return RoundView(
         number=rnd.number,
         storyteller_id=rnd.storyteller_id,
         clue=rnd.clue,
         table=tuple(rnd.table) if state.phase is Phase.VOTING else (),
-        waiting_for=awaited,
+        waiting_for=owing.awaited,
         waiting=tuple(waiting),
-        deadline=deadline,
+        deadline=owing.deadline,
         cards_to_submit=cards_to_submit(count),
         votes_allowed=allowed_vote_counts(state.settings.rules, count),
         sitting_out=tuple(rnd.sitting_out),
-        autoplayed=tuple(pid for pid in state.player_ids if pid in rnd.autoplayed),
-        autovoted=tuple(pid for pid in state.player_ids if pid in rnd.autovoted),
-        extended=tuple(pid for pid in state.player_ids if pid in rnd.extended),
+        autoplayed=tuple(pid for pid in ids if pid in rnd.autoplayed),
+        autovoted=tuple(pid for pid in ids if pid in rnd.autovoted),
+        extended=tuple(pid for pid in ids if pid in rnd.extended),
     )
 
 
-def _you_view(
-    state: GameState, rnd: Round | None, player_id: str, awaited: tuple[str, ...], deadline: int | None
-) -> YouView:
+def _you_view(state: GameState, rnd: Round | None, player_id: str, owing: _Owing) -> YouView:
     submitted: tuple[str, ...] = ()
     votes: tuple[str, ...] = ()
     if rnd is not None:
@@ -201,7 +221,7 @@ def _you_view(
         tuple(state.hands.get(player_id, ())),
         submitted,
         votes,
-        _owes(state, player_id, awaited, deadline),
+        _owes(state, player_id, owing),
         player is not None and player.away,
     )
 
@@ -210,8 +230,8 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
     """The game as `viewer_id` sees it; a non-member (or None) gets the spectator view."""
     rnd = state.round
     is_member = viewer_id is not None and state.player(viewer_id) is not None
-    awaited, deadline = state.awaited(), state.deadline()
-    you = _you_view(state, rnd, viewer_id, awaited, deadline) if is_member and viewer_id is not None else None
+    owing = _Owing.of(state)
+    you = _you_view(state, rnd, viewer_id, owing) if is_member and viewer_id is not None else None
     return GameView(
         game_id=state.game_id,
         version=state.version,
@@ -232,9 +252,9 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
             )
             for p in state.players
         ),
-        round=None if rnd is None else _round_view(state, rnd, awaited, deadline),
+        round=None if rnd is None else _round_view(state, rnd, owing),
         you=you,
-        your_turn=is_member and viewer_id is not None and your_turn(state, viewer_id),
+        your_turn=is_member and viewer_id is not None and _your_turn(state, viewer_id, owing),
         last_round=state.last_round,
         winners=tuple(state.winners),
         end_reason=state.end_reason,
