@@ -429,6 +429,13 @@ class GameState:
         generation, position, bitmap = data["deck"]
         rnd, last = data["round"], data["last_round"]
         last_table = [] if last is None else dec(last["table"])
+        # Each card's voters in seat order, from each seat's votes: one pass, not one per card.
+        voters: list[list[str]] = [[] for _ in last_table]
+        for pid, voted in zip(ids, [] if last is None else last["votes"], strict=last is not None):
+            for i in voted:
+                if not voters[i] or voters[i][-1] != pid:
+                    voters[i].append(pid)
+        autoplayed = frozenset(() if last is None else last.get("auto", ()))
         return cls(
             game_id=data["game_id"],
             settings=settings,
@@ -469,12 +476,7 @@ class GameState:
                 clue=last["clue"],
                 storyteller_card=cards[last["card"]],
                 cards=tuple(
-                    CardResult(
-                        card,
-                        ids[owner] if owner >= 0 else "",
-                        tuple(pid for pid, voted in zip(ids, last["votes"], strict=True) if i in voted),
-                        i in last.get("auto", ()),
-                    )
+                    CardResult(card, ids[owner] if owner >= 0 else "", tuple(voters[i]), i in autoplayed)
                     for i, (card, owner) in enumerate(zip(last_table, last["owners"], strict=True))
                 ),
                 points={pid: int(p) for pid, p in zip(ids, last["points"], strict=True)},
