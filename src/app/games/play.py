@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from app.core.errors import (
@@ -356,17 +356,18 @@ def apply_move(
         step = judge(record)
         if step is None:
             return Played(record, previous=record)
-        updated = replace(
-            record,
+        # Built field by field: dataclasses.replace costs as much as the rest of this step.
+        updated = GameRecord(
             state=step.applied.state,
+            visibility=record.visibility,
+            invite_code=record.invite_code if step.invite_code is None else step.invite_code,
+            created_at=record.created_at,
             updated_at=step.updated_at or services.now_iso(),
+            due_at=step.due_at,
             recent_requests=_remember(record, request_id),
+            invite_barred=record.invite_barred if step.invite_barred is None else step.invite_barred,
+            rematch_of=record.rematch_of,
         )
-        if step.invite_barred is not None:
-            updated.invite_barred = step.invite_barred
-        if step.invite_code is not None:
-            updated.invite_code = step.invite_code
-        updated.due_at = step.due_at
         body, answer = _stored_answer(services, key, viewer_id, updated)
         wrote = True
         try:
