@@ -190,12 +190,9 @@ def _deadline(context: LambdaContext) -> Deadline:
     return Deadline.after(remaining - ANSWER_RESERVE_SECONDS)
 
 
-# The correlation id is set in _handle: the decorator's JMESPath lookup cost more than the rest of it.
-@logger.inject_lambda_context(log_event=False)
-# A response may carry a token (registration, rotation): it never goes to the trace.
-@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics(capture_cold_start_metric=True)
-def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+def _answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    # Set here: the logger decorator's JMESPath lookup of the same id cost more than the rest of it.
     logger.set_correlation_id(_request_id(event))
     services = _with_public_url(bootstrap.services(_deadline(context)), event)
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
@@ -212,6 +209,13 @@ def _handle(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     routers.for_resource(event.get("resource"))
     app.append_context(services=services, player=player, signed=signed)
     return app.resolve(event, context)
+
+
+# A response may carry a token (registration, rotation): it never goes to the trace. With tracing off (the
+# local stack, the tests, POWERTOOLS_TRACE_DISABLED) the decorator would still build a dummy segment for
+# every request, so it is left out.
+_traced = _answer if tracer.disabled else tracer.capture_lambda_handler(capture_response=False)(_answer)
+_handle = logger.inject_lambda_context(log_event=False)(_traced)
 
 
 def _request_id(event: dict[str, Any]) -> str | None:
