@@ -94,7 +94,8 @@ def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
 
 def parse(text: str) -> Any:
     """The JSON value of a body the resolver may safely parse again; 400 for anything it could not."""
-    if nesting_depth(text) > MAX_NESTING:
+    # Fewer brackets than the limit cannot nest past it: only a body with more needs the walk.
+    if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(text) > MAX_NESTING:
         raise MalformedRequest("too_deeply_nested", f"JSON may nest at most {MAX_NESTING} levels deep")
     try:
         value = json.loads(text)
