@@ -96,10 +96,18 @@ class _TranslatingClient:
 
     def __init__(self, client: DynamoDBClient) -> None:
         self._client = client
+        # Each operation's wrapper is made once: a move makes three calls, each asked for by name.
+        self._translated: dict[str, Any] = {}
 
     def __getattr__(self, name: str) -> Any:
+        wrapped = self._translated.get(name)
+        if wrapped is not None:
+            return wrapped
         found = getattr(self._client, name)
-        return _translated(found) if callable(found) else found
+        if not callable(found):
+            return found
+        wrapped = self._translated[name] = _translated(found)
+        return wrapped
 
 
 class TableAdapter:
