@@ -11,6 +11,12 @@ from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import Ama
 from app.core import telemetry
 
 
+@pytest.fixture(autouse=True)
+def _no_earlier_metrics() -> None:
+    # Use cases count without flushing when no handler wraps them: start from an empty set.
+    telemetry.metrics.provider.clear_metrics()
+
+
 def _lines(out: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
