@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools import Tracer
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig
 from aws_lambda_powertools.utilities.data_classes.common import CaseInsensitiveDict
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -18,30 +18,10 @@ from app.core.services import Services
 from app.core.settings import AppSettings
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
-from handlers import bodies, hot_routes, problems
+from handlers import bodies, hot_routes, problems, route_table
+from handlers.http import NotModified
+from handlers.route_table import Route
 from handlers.routing import Routers
-
-# Everything else needs a bearer token (API Gateway only forwards declared resources).
-PUBLIC_ROUTES = frozenset(
-    {
-        ("POST", "/players"),
-        ("POST", "/sessions"),
-        ("POST", "/sessions/verify"),
-        ("GET", "/decks"),
-        ("GET", "/decks/{deck_id}/cards"),
-        ("GET", "/web-push/key"),
-        ("GET", "/openapi.json"),
-        ("GET", "/docs"),
-        ("OPTIONS", "/docs"),
-        # One-click unsubscribe: the link's signed token is the credential (RFC 8058).
-        ("GET", "/notifications/unsubscribe"),
-        ("POST", "/notifications/unsubscribe"),
-    }
-)
-# Mail clients post RFC 8058's `List-Unsubscribe=One-Click` form here: the one body that is not JSON.
-FORM_ROUTES = frozenset({("POST", "/notifications/unsubscribe")})
-
-ROTATE_ROUTE = ("POST", "/players/me/tokens")
 
 # Time kept back from the invocation's remaining time to turn whatever happened into an answer.
 ANSWER_RESERVE_SECONDS = 1.0
@@ -67,6 +47,7 @@ CORS = CORSConfig(
 # A response that breaks its own schema is our bug: a 500, never a 422 blaming the client.
 app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500, cors=CORS)
 problems.register(app)
+app.exception_handler(NotModified)(NotModified.response)
 # The game and player routes now; every other router when a request for one of its resources comes.
 routers = Routers(app)
 # Moves and game views take the direct lane (handlers.hot_routes); False sends them through the resolver,
@@ -99,27 +80,7 @@ def warm_up() -> None:
             model.model_rebuild()
 
 
-# The document and its page load the OpenAPI models and Swagger assets: only these two routes pay.
-@app.get("/openapi.json", include_in_schema=False)
-def serve_openapi() -> Response[Any]:
-    from handlers import openapi
-
-    return Response(
-        status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi.document(whole_api())
-    )
-
-
-@app.get("/docs", include_in_schema=False)
-def serve_docs() -> Response[Any]:
-    from handlers import openapi
-
-    if (app.current_event.query_string_parameters or {}).get("format") == "json":
-        # Swagger UI names this URL as the source of the document it shows.
-        return serve_openapi()
-    return Response(status_code=200, content_type="text/html", body=openapi.swagger_page(whole_api()))
-
-
-def _admit(event: dict[str, Any], services: Services) -> tuple[SignedIn | None, Any]:
+def _admit(event: dict[str, Any], route: Route | None, services: Services) -> tuple[SignedIn | None, Any]:
     """Checks that come before routing, since the resolver validates a body before any route runs.
 
     A caller without a valid token learns that, not what is wrong with a body they may not send at all.
@@ -129,21 +90,28 @@ def _admit(event: dict[str, Any], services: Services) -> tuple[SignedIn | None, 
     data = bodies.body_bytes(event)
     bodies.check_size(data, services.settings.max_body_bytes)
     headers = CaseInsensitiveDict(event.get("headers") or {})
-    route = (event.get("httpMethod"), event.get("resource"))
     # A rotation's retry may come with the token it replaced: only that route hears its key.
-    rotation_key = headers.get("Idempotency-Key") if route == ROTATE_ROUTE else None
+    rotation_key = headers.get("Idempotency-Key") if route is not None and route.rotation else None
     signed = (
         None
-        if route in PUBLIC_ROUTES
+        if _is_public(event, route)
         else authenticate(services, headers.get("Authorization"), rotation_key=rotation_key)
     )
     text = bodies.decode(data)
     value = None
-    if text.strip() and route not in FORM_ROUTES:
+    if text.strip() and not (route is not None and route.form):
         bodies.check_media_type(headers.get("Content-Type"))
         value = bodies.parse(text)
     event["body"], event["isBase64Encoded"] = (text or None), False
     return signed, value
+
+
+def _is_public(event: dict[str, Any], route: Route | None) -> bool:
+    """A public route's request, or a CORS preflight on a path the API serves (a browser sends no token
+    with one); anything else needs a token, unknown routes too, so a stranger learns nothing of them."""
+    if route is not None:
+        return route.public
+    return event.get("httpMethod") == "OPTIONS" and route_table.serves(event.get("resource"))
 
 
 def _name_json(event: dict[str, Any], has_body: bool) -> None:
@@ -196,17 +164,19 @@ def _answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     logger.set_correlation_id(_request_id(event))
     services = _with_public_url(bootstrap.services(_deadline(context)), event)
     event = dict(event)  # _admit replaces the body with its decoded text; the caller's dict stays as it was
+    # The one match of the request to a route (the resolver then finds the function it was told of).
+    route = route_table.match(event.get("httpMethod"), event.get("resource"))
     try:
-        signed, value = _admit(event, services)
+        signed, value = _admit(event, route, services)
     except AppError as refused:
         return problems.proxy_problem(refused, _cors_headers(event))
     player = signed.player if signed is not None else None
-    if direct_lane:
-        answered = hot_routes.answer(event, player, services, value, CORS)
+    if direct_lane and route is not None and route.lane:
+        answered = hot_routes.answer(event, route, player, services, value, CORS)
         if answered is not None:
             return answered
     _name_json(event, bool((event["body"] or "").strip()))
-    routers.for_resource(event.get("resource"))
+    routers.for_route(route)
     app.append_context(services=services, player=player, signed=signed)
     return app.resolve(event, context)
 

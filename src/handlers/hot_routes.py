@@ -1,5 +1,5 @@
 """The requests that are most of the traffic, a player's moves and looks at a game, answered without the
-resolver's per-request machinery.
+resolver's per-request machinery: the routes whose line in handlers.route_table says `lane`.
 
 Through the resolver a move paid about as much for the framework as for its three DynamoDB calls: route
 matching, parameter resolution and two validation passes written for any route (README, "Handler
@@ -29,6 +29,8 @@ from app.core.records import PlayerRecord
 from app.core.services import Services
 from handlers import problems
 from handlers.http import IdempotencyKey, IfMatch, IfNoneMatch, NotModified
+from handlers.route_table import ROUTES as TABLE
+from handlers.route_table import Route
 from handlers.routes.games import MOVE_ROUTES, MoveRoute, look, play_move
 
 # What a hot route is given: the event, the caller, the adapters and the body's JSON value (None: no body).
@@ -93,17 +95,24 @@ def _look(event: dict[str, Any], player: PlayerRecord, services: Services, value
     return look(player, services, game_id, if_none_match)
 
 
-ROUTES: dict[tuple[str, str], Answer] = {
-    ("POST", route.path.replace("<", "{").replace(">", "}")): _move(route) for route in MOVE_ROUTES
+# What answers each route the table sends down the lane: a missing one fails here, at import.
+_ANSWERS: dict[str, Answer] = {route.operation_id: _move(route) for route in MOVE_ROUTES}
+_ANSWERS["getGame"] = _look
+ROUTES: dict[str, Answer] = {
+    route.operation_id: _ANSWERS[route.operation_id] for route in TABLE if route.lane
 }
-ROUTES["GET", "/games/{game_id}"] = _look
 
 
 def answer(
-    event: dict[str, Any], player: PlayerRecord | None, services: Services, value: Any, cors: CORSConfig
+    event: dict[str, Any],
+    matched: Route,
+    player: PlayerRecord | None,
+    services: Services,
+    value: Any,
+    cors: CORSConfig,
 ) -> dict[str, Any] | None:
-    """The proxy answer to a hot route's request, or None: the resolver answers it instead."""
-    route = ROUTES.get((event.get("httpMethod"), event.get("resource")))  # type: ignore[arg-type]
+    """The proxy answer to a lane route's request, or None: the resolver answers it instead."""
+    route = ROUTES.get(matched.operation_id) if matched.lane else None
     if route is None or player is None:
         return None
     try:
@@ -116,7 +125,7 @@ def answer(
             # check cost a twentieth of a move. pydantic-core writes it (UTF-8, no \u escapes).
             response.body = pydantic_core.to_json(response.body).decode()
     except NotModified as unchanged:
-        response = Response(status_code=304, headers={"ETag": unchanged.etag, **unchanged.headers})
+        response = unchanged.response()
     except Exception as error:
         response = problems.route_error_answer(error)
     return _proxy(response, event, cors)

@@ -110,6 +110,10 @@ class NotModified(Exception):
         self.etag = etag
         self.headers = headers or {}
 
+    def response(self) -> Response[None]:
+        """The 304 itself, as the resolver's exception handler and the direct lane both answer it."""
+        return Response(status_code=304, headers={"ETag": self.etag, **self.headers})
+
 
 def source_ip(request: Request) -> str:
     """Where the request came from, as API Gateway saw it (what the per-source limits count)."""

@@ -1,7 +1,8 @@
 """The OpenAPI document and its Swagger UI page, built only when one of them is asked for.
 
-Everything the document says about the API is declared on the routes (parameters, headers, responses)
-and in `configure`, which also names each operation for client generators (`OPERATION_IDS`). The one
+Everything the document says about the API is declared with the routes: operation ids, tags and security
+in the route table (handlers.route_table), parameters, headers and responses on each route's function,
+and the rest in `configure`. The one
 addition after generation is OpenAPI 3.1's `webhooks`, which Powertools cannot declare: the events a
 webhook receives, from the very models the events feed serves. This module is imported lazily by the two
 routes that serve it, so a cold start of the API never pays for the OpenAPI models or the Swagger assets.
@@ -30,81 +31,6 @@ DESCRIPTION = (
 # it is served at the root (`make run`) or under a stage prefix (/dev).
 SERVERS = [Server(url=".", description="This API, wherever this document is served from")]
 _SWAGGER_ASSETS = Path(swagger_ui.__file__).parent
-
-# What a generated SDK calls each operation: a verb and its object, as a person would say it. A route
-# missing here is named after its function (`put_device` → `putDevice`), never after its path and method.
-OPERATION_IDS: dict[tuple[str, str], str] = {
-    ("POST", "/players"): "registerPlayer",
-    ("GET", "/players/me"): "getMe",
-    ("PATCH", "/players/me"): "renameMe",
-    ("DELETE", "/players/me"): "deleteMe",
-    ("GET", "/players/me/export"): "exportMyData",
-    ("GET", "/players/me/games"): "listMyGames",
-    ("POST", "/players/me/tokens"): "rotateToken",
-    ("DELETE", "/players/me/tokens/current"): "revokeToken",
-    ("GET", "/players/me/sessions"): "listSessions",
-    ("DELETE", "/players/me/sessions"): "endOtherSessions",
-    ("DELETE", "/players/me/sessions/{session_id}"): "endSession",
-    ("POST", "/players/me/email"): "attachEmail",
-    ("POST", "/players/me/email/verify"): "confirmEmail",
-    ("POST", "/sessions"): "requestSignIn",
-    ("POST", "/sessions/verify"): "verifySignIn",
-    ("GET", "/games"): "listOpenGames",
-    ("POST", "/games"): "createGame",
-    ("GET", "/games/{game_id}"): "getGame",
-    ("GET", "/games/{game_id}/events"): "listGameEvents",
-    ("GET", "/games/{game_id}/rounds"): "listRounds",
-    ("POST", "/games/{game_id}/join"): "joinGame",
-    ("POST", "/games/{game_id}/leave"): "leaveGame",
-    ("POST", "/games/{game_id}/start"): "startGame",
-    ("POST", "/games/{game_id}/clue"): "giveClue",
-    ("POST", "/games/{game_id}/submissions"): "submitCards",
-    ("POST", "/games/{game_id}/votes"): "castVotes",
-    ("POST", "/games/{game_id}/nudges"): "nudgeGame",
-    ("PUT", "/games/{game_id}/notifications"): "muteGame",
-    ("GET", "/decks"): "listDecks",
-    ("POST", "/decks"): "createDeck",
-    ("GET", "/decks/{deck_id}"): "getDeck",
-    ("GET", "/decks/{deck_id}/cards"): "listDeckCards",
-    ("GET", "/players/me/devices"): "listDevices",
-    ("PUT", "/players/me/devices/{device_id}"): "registerDevice",
-    ("DELETE", "/players/me/devices/{device_id}"): "removeDevice",
-    ("PUT", "/players/me/notifications"): "setNotificationPreferences",
-    ("GET", "/players/me/notifications"): "getNotificationPreferences",
-    ("GET", "/players/me/webhooks"): "listWebhooks",
-    ("POST", "/players/me/webhooks"): "createWebhook",
-    ("GET", "/players/me/webhooks/{webhook_id}"): "getWebhook",
-    ("DELETE", "/players/me/webhooks/{webhook_id}"): "deleteWebhook",
-    ("GET", "/players/me/webhooks/{webhook_id}/deliveries"): "listWebhookDeliveries",
-    ("POST", "/players/me/webhooks/{webhook_id}/rotate-secret"): "rotateWebhookSecret",
-    ("GET", "/games/{game_id}/preview"): "previewGame",
-    ("POST", "/games/{game_id}/invite"): "rotateInvite",
-    ("POST", "/games/{game_id}/rematch"): "rematchGame",
-    ("POST", "/games/{game_id}/vacation"): "takeVacation",
-    ("POST", "/games/{game_id}/extend"): "extendDeadline",
-    ("POST", "/games/{game_id}/offer-seat"): "offerSeat",
-    ("POST", "/games/{game_id}/remove-player"): "removePlayer",
-    ("GET", "/notifications/unsubscribe"): "previewUnsubscribe",
-    ("POST", "/notifications/unsubscribe"): "unsubscribe",
-    ("GET", "/web-push/key"): "getWebPushKey",
-    ("GET", "/players/me/web-push"): "listWebPushSubscriptions",
-    ("PUT", "/players/me/web-push/{subscription_id}"): "storeWebPushSubscription",
-    ("DELETE", "/players/me/web-push/{subscription_id}"): "removeWebPushSubscription",
-}
-
-
-def operation_id(method: str, path: str, function_name: str) -> str:
-    named = OPERATION_IDS.get((method.upper(), path))
-    if named is not None:
-        return named
-    head, *rest = function_name.strip("_").split("_")
-    return head + "".join(word.capitalize() for word in rest)
-
-
-def _name_operations(app: APIGatewayRestResolver) -> None:
-    # Powertools' default id is the function name plus path plus method (`create_games_post`).
-    for route in [*app._static_routes, *app._dynamic_routes]:
-        route.operation_id = operation_id(route.method, route.openapi_path, route.func.__name__)
 
 
 def _webhooks() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -150,7 +76,6 @@ def _webhooks() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def configure(app: APIGatewayRestResolver) -> None:
-    _name_operations(app)
     app.configure_openapi(
         title=TITLE,
         version=VERSION,

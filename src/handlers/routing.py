@@ -1,74 +1,42 @@
-"""Which routers a request needs, so a cold start imports the one that answers it and not the other eight.
+"""The routers a request needs, registered from the route table, so a cold start imports the one that
+answers it and not the others.
 
 By-mail traffic is sparse: most requests meet a cold execution environment, and importing every route's
 module (webhooks, decks, notifications, mail …) for a move cost a third of the cold import. The game and
 player routers answer nearly every request (moves, views, the inbox) and are registered at import; the
-others are imported and registered the first time a request for one of their resources arrives.
+others are imported and registered the first time a request for one of their routes arrives.
 
-A resource no prefix below claims can only be answered by an eager router (or by nobody: a 404), so the
-table needs to be complete, not exact; `tests/api/test_routing.py` checks it against every route.
+Each router module holds its functions under their operation ids (`handlers.route_table.Endpoints`);
+everything the resolver is told of a route besides the document's words comes from its line in the table.
 """
 
 from __future__ import annotations
 
 import importlib
 import threading
-from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from handlers.route_table import Endpoints, Route, routers, routes_of
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
 EAGER = ("players", "games")
-# Every router in the order the whole API registers them (the document, an unknown resource).
-ALL = (
-    "players",
-    "sign_in",
-    "games",
-    "decks",
-    "notifications",
-    "web_push",
-    "webhooks",
-    "account",
-    "unsubscribe",
-)
-
-# API Gateway resource (as the event's `resource` names it) → the lazy routers that serve it.
-_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("/players/me/webhooks", ("webhooks",)),
-    ("/games/{game_id}/events", ("webhooks",)),
-    ("/players/me/web-push", ("web_push",)),
-    ("/web-push", ("web_push",)),
-    ("/players/me/devices", ("notifications",)),
-    ("/players/me/notifications", ("notifications",)),
-    ("/games/{game_id}/notifications", ("notifications",)),
-    ("/games/{game_id}/nudges", ("notifications",)),
-    ("/players/me/email", ("sign_in",)),
-    ("/sessions", ("sign_in",)),
-    ("/players/me/export", ("account",)),
-    ("/decks", ("decks",)),
-    ("/notifications/unsubscribe", ("unsubscribe",)),
-)
-# `DELETE /players/me` erases the account; the players router has GET and PATCH on the same resource.
-_EXACT = {"/players/me": ("account",)}
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
-def routers_for(resource: object) -> tuple[str, ...]:
-    """The lazy routers a request on `resource` may need; every router when the resource is unknown."""
-    if not isinstance(resource, str) or not resource.startswith("/"):
-        return ALL
-    return _routers_of(resource)
-
-
-@lru_cache(maxsize=256)
-def _routers_of(resource: str) -> tuple[str, ...]:
-    # API Gateway names a few dozen resources: each one's answer is worked out once per environment.
-    if resource in _EXACT:
-        return _EXACT[resource]
-    for prefix, names in _PREFIXES:
-        if resource == prefix or resource.startswith(prefix + "/"):
-            return names
-    return ()
+def register(app: APIGatewayRestResolver, route: Route, endpoints: Endpoints) -> None:
+    """One route on the resolver: its function and words from its module, all else from its line."""
+    found = endpoints.found[route.operation_id]
+    app.route(
+        rule=route.rule,
+        method=route.method,
+        tags=[route.tag],
+        operation_id=route.operation_id,
+        security=None if route.public else BEARER,
+        include_in_schema=route.documented,
+        **found.options,
+    )(found.function)
 
 
 class Routers:
@@ -88,14 +56,16 @@ class Routers:
             for name in names:
                 if name not in self._included:
                     module = importlib.import_module(f"handlers.routes.{name}")
-                    self._app.include_router(module.router)
+                    for route in routes_of(name):
+                        register(self._app, route, module.endpoint)
                     self._included.add(name)
 
-    def for_resource(self, resource: object) -> None:
-        self.include(routers_for(resource))
+    def for_route(self, route: Route | None) -> None:
+        """The router of `route`; every router when no route matched (the resolver then says 404)."""
+        self.include((route.router,) if route is not None else routers())
 
     def everything(self) -> None:
-        self.include(ALL)
+        self.include(routers())
 
     @property
     def included(self) -> frozenset[str]:

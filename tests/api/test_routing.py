@@ -1,4 +1,4 @@
-"""The API registers a router when a request for one of its resources first comes, and only then."""
+"""The API registers a router when a request for one of its routes first comes, and only then."""
 
 from __future__ import annotations
 
@@ -6,74 +6,55 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
-import pytest
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
-from aws_lambda_powertools.event_handler.router import Router
 
-from handlers.api import whole_api
-from handlers.routing import ALL, EAGER, Routers, routers_for
+from handlers.route_table import ROUTES, match, routers
+from handlers.routing import EAGER, Routers
 
 SRC = Path(__file__).resolve().parents[2] / "src"
+ALL = routers()
 LAZY = tuple(name for name in ALL if name not in EAGER)
 
 
-def resource_of(path: str) -> str:
-    """Powertools' `/games/<game_id>` as API Gateway's `/games/{game_id}`."""
-    return path.replace("<", "{").replace(">", "}")
-
-
-def served_routes() -> list[tuple[str, str, str]]:
-    app = whole_api()
-    return [
-        (route.method, resource_of(route.path), route.func.__module__.rsplit(".", 1)[-1])
-        for route in [*app._static_routes, *app._dynamic_routes]
-        if route.func.__module__.startswith("handlers.routes.")
-    ]
-
-
-def test_every_route_of_the_api_is_registered_before_a_request_for_its_resource_is_resolved() -> None:
-    routes = served_routes()
-    assert {router for _, _, router in routes} == set(ALL)
-    unreachable = [
-        (method, resource, router)
-        for method, resource, router in routes
-        if router not in EAGER and router not in routers_for(resource)
-    ]
-    assert unreachable == []
-
-
-def test_a_resource_of_the_game_and_player_routes_loads_no_other_router() -> None:
-    for method, resource, router in served_routes():
-        if router in EAGER and resource != "/players/me":
-            assert routers_for(resource) == (), (method, resource)
-
-
-@pytest.mark.parametrize("resource", [None, "", "games", 7])
-def test_a_request_without_a_readable_resource_gets_every_router(resource: object) -> None:
-    assert routers_for(resource) == ALL
-
-
 class Resolver:
-    """Keeps the routers it is given (a real resolver would take the API's routers from the API's own)."""
+    """Keeps the routes it is told of, by router (a real resolver would build Route objects of them)."""
 
     def __init__(self) -> None:
-        self.included: list[str] = []
+        self.told: list[tuple[str, str]] = []
 
-    def include_router(self, router: Router) -> None:
-        self.included.append(next(iter(router._routes.values())).__module__.rsplit(".", 1)[-1])
+    def route(self, rule: str, method: str, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+        def keep(function: Callable[..., Any]) -> Any:
+            self.told.append((method, rule))
+            return function
+
+        return keep
+
+    def routers(self) -> list[str]:
+        lines = {(route.method, route.rule): route.router for route in ROUTES}
+        return list(dict.fromkeys(lines[told] for told in self.told))
 
 
-def test_a_request_for_decks_registers_the_decks_router_once_and_nothing_else_lazy() -> None:
+def test_a_request_for_a_lazy_route_registers_its_router_once_and_nothing_else_lazy() -> None:
     resolver = Resolver()
-    routers = Routers(cast(APIGatewayRestResolver, resolver))
-    assert resolver.included == list(EAGER)
-    routers.for_resource("/decks/{deck_id}/cards")
-    routers.for_resource("/decks")
-    assert resolver.included == [*EAGER, "decks"]
-    assert routers.included == frozenset({*EAGER, "decks"})
+    routers_now = Routers(cast(APIGatewayRestResolver, resolver))
+    assert resolver.routers() == list(EAGER)
+    routers_now.for_route(match("GET", "/decks/{deck_id}/cards"))
+    routers_now.for_route(match("POST", "/decks"))
+    assert resolver.routers() == [*EAGER, "decks"]
+    assert routers_now.included == frozenset({*EAGER, "decks"})
+    assert len(resolver.told) == len(set(resolver.told)), "a route registered twice"
+
+
+def test_a_request_no_route_matches_registers_every_router_so_the_resolver_can_say_404() -> None:
+    resolver = Resolver()
+    routers_now = Routers(cast(APIGatewayRestResolver, resolver))
+    routers_now.for_route(match("PUT", "/games"))
+    assert routers_now.included == frozenset(ALL)
+    assert sorted(resolver.told) == sorted((route.method, route.rule) for route in ROUTES)
 
 
 def test_importing_the_api_leaves_the_other_routers_their_features_and_boto3_unimported() -> None:

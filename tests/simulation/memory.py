@@ -30,6 +30,7 @@ from dixit import moves
 from dixit.errors import DixitError
 from dixit.state import GameState, Phase
 from handlers.game_stream import consume
+from handlers.route_table import ROUTES as TABLE
 from handlers.routes.games import MOVE_ROUTES
 from tests.fakes.games import MemoryGameStore
 from tests.fakes.push import MemoryNotifier
@@ -37,7 +38,9 @@ from tests.support.services import AllMemoryPorts, memory_services
 
 from .model import FakeClock, Heard
 
-ROUTES = {route.path.rsplit("/", 1)[1]: route for route in MOVE_ROUTES}
+# Each move by the last segment of its path ("votes"), as the table declares it.
+_PATHS = {route.operation_id: route.path for route in TABLE}
+ROUTES = {_PATHS[route.operation_id].rsplit("/", 1)[1]: route for route in MOVE_ROUTES}
 SWEEP_BUDGET_MS = 60_000  # what the sweep is told is left: a run in memory never runs short
 
 

@@ -5,26 +5,24 @@ What a delete does, game by game, and what it keeps: app.account.erase and the R
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.account import data as account_data
 from app.account import erase as account_erase
 from app.account.schemas import AccountExport, account_export
-from handlers.http import BEARER, Adapters, Signed, done, json_response, no_content
+from handlers.http import Adapters, Signed, done, json_response, no_content
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 
 
-@router.get(
-    "/players/me/export",
-    tags=["players"],
+@endpoint(
+    "exportMyData",
     summary="Everything stored about you, as one JSON document (never a token, hash or secret)",
     description=(
         "Your profile, sessions, push devices, webhooks, mutes, and every game you are in or finished "
         "with the rounds you played. Served as an attachment, never cached."
     ),
-    security=BEARER,
     **answers({200: {"description": "Your data"}}, 401),
 )
 def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
@@ -39,9 +37,8 @@ def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
     )
 
 
-@router.delete(
-    "/players/me",
-    tags=["players"],
+@endpoint(
+    "deleteMe",
     summary="Delete your account: every token of yours stops working",
     description=(
         "Your sessions, devices, webhooks, mutes, email address, inbox and history go, and the profile "
@@ -49,7 +46,6 @@ def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
         '"Deleted player" (a started game\'s timeout policy plays on without you). A 503 means part '
         "is done: send the same request again with the same token."
     ),
-    security=BEARER,
     **answers(no_content("Deleted"), 401, 409),
 )
 def delete_me(signed: Signed, adapters: Adapters) -> Response[None]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.core import rates
 from app.core.errors import NotFound
@@ -14,7 +13,6 @@ from app.decks.schemas import CreateDeck, DeckCards, DeckCreated, DeckDetail, De
 from app.games import keyed
 from dixit.cards import OFFICIAL_DECKS
 from handlers.http import (
-    BEARER,
     Adapters,
     Caller,
     IdempotencyKey,
@@ -25,13 +23,13 @@ from handlers.http import (
     to_response,
 )
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 
 
-@router.get(
-    "/decks",
-    tags=["decks"],
+@endpoint(
+    "listDecks",
     summary="Decks that can be mixed into a game",
     **answers({200: {"description": "Every deck"}}),
 )
@@ -42,9 +40,8 @@ def list_decks() -> Response[Decks]:
     return json_response(Decks(decks=decks))
 
 
-@router.get(
-    "/decks/<deck_id>/cards",
-    tags=["decks"],
+@endpoint(
+    "listDeckCards",
     summary="An official deck's cards with image links (official decks only)",
     description=(
         "Public, for official decks only: a custom deck is 404 deck_not_found here, whoever asks. "
@@ -62,11 +59,9 @@ def deck_cards(deck_id: str, adapters: Adapters) -> Response[DeckCards]:
     return json_response(DeckCards(deck_id=deck.deck_id, cards=cards(adapters.images, deck.card_ids())))
 
 
-@router.post(
-    "/decks",
-    tags=["decks"],
+@endpoint(
+    "createDeck",
     summary="Create your own deck: one presigned upload form per card",
-    security=BEARER,
     description="At most 10 new decks per player a day (429 `too_many_decks`, with Retry-After).",
     **answers(created("The deck and its upload forms", "/decks/{deck_id}"), 400, 401, 413, 415, 422, 429),
 )
@@ -105,11 +100,9 @@ def create_deck(
     )
 
 
-@router.get(
-    "/decks/<deck_id>",
-    tags=["decks"],
+@endpoint(
+    "getDeck",
     summary="A deck and each card's status (a custom deck: its owner only)",
-    security=BEARER,
     **answers({200: {"description": "The deck, ready or not, card by card"}}, 401, 403, 404),
 )
 def get_deck(deck_id: str, player: Caller, adapters: Adapters) -> Response[DeckDetail]:

@@ -11,7 +11,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
 from app.core.records import PlayerRecord
@@ -34,7 +33,6 @@ from app.games.schemas import (
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (
-    BEARER,
     POLL_HEADERS,
     Adapters,
     Caller,
@@ -55,16 +53,12 @@ from handlers.http import (
     to_response,
 )
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 
 _GAME: dict[int, OpenAPIResponse] = {200: {"description": "The game as you may now see it"}}
 MOVE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413, 415)
-
-
-@router.exception_handler(NotModified)
-def not_modified(signal: NotModified) -> Response[None]:
-    return Response(status_code=304, headers={"ETag": signal.etag, **signal.headers})
 
 
 def _quiet_of(adapters: Services, player: PlayerRecord) -> Any:
@@ -75,11 +69,9 @@ def _quiet_of(adapters: Services, player: PlayerRecord) -> Any:
     return my_preferences.seat_quiet_of(adapters, player.player_id)
 
 
-@router.post(
-    "/games",
-    tags=["games"],
+@endpoint(
+    "createGame",
     summary="Create a game; you are seated as host",
-    security=BEARER,
     **answers(created("The new game", "/games/{game_id}"), 400, 401, 403, 404, 409, 413, 415),
 )
 def create(
@@ -106,11 +98,9 @@ def create(
     return to_response(answer)
 
 
-@router.get(
-    "/games",
-    tags=["games"],
+@endpoint(
+    "listOpenGames",
     summary="Public games still in the lobby",
-    security=BEARER,
     **answers({200: {"description": "Lobbies with a free seat, newest first"}}, 401),
 )
 def list_open(
@@ -119,11 +109,9 @@ def list_open(
     return json_response(OpenGames(games=[open_game(r) for r in games.list_open_games(adapters)]))
 
 
-@router.get(
-    "/games/<game_id>",
-    tags=["games"],
+@endpoint(
+    "getGame",
     summary="The game as you may see it",
-    security=BEARER,
     **answers(
         {
             200: {"description": "The game as you may see it, with its ETag", "headers": POLL_HEADERS},
@@ -165,11 +153,9 @@ def look(
     return to_response(answer)
 
 
-@router.get(
-    "/games/<game_id>/preview",
-    tags=["games"],
+@endpoint(
+    "previewGame",
     summary="What an invitee may read before joining: host, players, rules, free seats",
-    security=BEARER,
     **answers({200: {"description": "The game's join page, with no secret in it"}}, 401, 403, 404, 422),
 )
 def preview(
@@ -184,11 +170,9 @@ def preview(
     return json_response(game_preview(record, player.player_id))
 
 
-@router.get(
-    "/games/<game_id>/rounds",
-    tags=["games"],
+@endpoint(
+    "listRounds",
     summary="Every finished round (replay)",
-    security=BEARER,
     description=(
         "Each round's history is written from the table's stream, a moment after the vote that scored it: "
         "until then the game's `last_round` has the reveal and this list does not yet."
@@ -201,11 +185,8 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
     return json_response(Rounds(rounds=[round_result(r, names, adapters.images, described) for r in results]))
 
 
-@router.post(
-    "/games/<game_id>/rematch",
-    tags=["lobby"],
+@endpoint("rematchGame",
     summary="Open (or join) the rematch of a finished game: the same settings, every player invited",
-    security=BEARER,
     **answers(
         {200: {"description": "The rematch lobby, you seated: every call for one game answers the same one"}},
         401, 403, 404, 409,
@@ -220,11 +201,9 @@ def rematch(request: Request, game_id: str, player: Caller, adapters: Adapters) 
     return to_response(answer)
 
 
-@router.post(
-    "/games/<game_id>/invite",
-    tags=["lobby"],
+@endpoint(
+    "rotateInvite",
     summary="Host: a fresh invite code (the old one, and any link holding it, stops working)",
-    security=BEARER,
     **answers({200: {"description": "The game with its new invite_code"}}, 401, 403, 404),
 )
 def invite(game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut]:
@@ -236,9 +215,8 @@ def invite(game_id: str, player: Caller, adapters: Adapters) -> Response[GameOut
 class MoveRoute:
     """One move's route: every move shares the same handling (`play_move`), only these differ."""
 
-    name: str  # the handler's name (handlers.openapi.OPERATION_IDS names the operation)
-    path: str
-    tag: str
+    operation_id: str  # its line in handlers.route_table (method, path, tag, scope)
+    name: str  # the handler's name
     summary: str
     make: Callable[[PlayerRecord, Any], moves.Move]
     body: Any = None  # the body's model; None: the route takes no body
@@ -248,9 +226,8 @@ class MoveRoute:
 
 MOVE_ROUTES = (
     MoveRoute(
+        "joinGame",
         "join",
-        "/games/<game_id>/join",
-        "lobby",
         "Take the next seat",
         lambda player, body: moves.Join(player.player_id, player.name),
         body=JoinGame | None,
@@ -258,72 +235,63 @@ MOVE_ROUTES = (
         invite_code=lambda body: body.invite_code if body else None,
     ),
     MoveRoute(
+        "leaveGame",
         "leave",
-        "/games/<game_id>/leave",
-        "lobby",
         "Leave before the game starts",
         lambda player, body: moves.Leave(player.player_id),
     ),
     MoveRoute(
+        "startGame",
         "start",
-        "/games/<game_id>/start",
-        "lobby",
         "Deal and start (host, 3+ players)",
         lambda player, body: moves.Start(player.player_id),
     ),
     MoveRoute(
+        "giveClue",
         "clue",
-        "/games/<game_id>/clue",
-        "moves",
         "Storyteller: play a card and give the clue",
         lambda player, body: moves.GiveClue(player.player_id, body.card_id, body.clue),
         body=GiveClue,
     ),
     MoveRoute(
+        "submitCards",
         "submit",
-        "/games/<game_id>/submissions",
-        "moves",
         "Put forward your card(s) for the clue",
         lambda player, body: moves.Submit(player.player_id, tuple(body.card_ids)),
         body=ChooseCards,
     ),
     MoveRoute(
+        "castVotes",
         "vote",
-        "/games/<game_id>/votes",
-        "moves",
         "Vote for the storyteller's card",
         lambda player, body: moves.Vote(player.player_id, tuple(body.card_ids)),
         body=ChooseCards,
     ),
     # --- absences (#21): vacations, extensions, offered seats ---
     MoveRoute(
+        "takeVacation",
         "vacation",
-        "/games/<game_id>/vacation",
-        "absences",
         "Declare a vacation: your deadlines stop for that many days (capped per game)",
         lambda player, body: moves.Vacation(player.player_id, body.days),
         body=TakeVacation,
     ),
     MoveRoute(
+        "extendDeadline",
         "extend",
-        "/games/<game_id>/extend",
-        "absences",
         "Give the player everyone waits on 24 more hours (once per owed move)",
         lambda player, body: moves.Extend(player.player_id, body.player_id),
         body=NamePlayer,
     ),
     MoveRoute(
+        "offerSeat",
         "offer_seat",
-        "/games/<game_id>/offer-seat",
-        "absences",
         "Host: offer the seat of a player who timed out; a newcomer takes it through the invite link",
         lambda player, body: moves.OfferSeat(player.player_id, body.player_id),
         body=NamePlayer,
     ),
     MoveRoute(
+        "removePlayer",
         "remove_player",
-        "/games/<game_id>/remove-player",
-        "absences",
         "Host: remove a player who timed out; their seat leaves the table when the round ends",
         lambda player, body: moves.RemovePlayer(player.player_id, body.player_id),
         body=NamePlayer,
@@ -395,6 +363,4 @@ def _endpoint(route: MoveRoute) -> Callable[..., Response[GameOut]]:
 
 
 for _route in MOVE_ROUTES:
-    router.post(_route.path, tags=[_route.tag], summary=_route.summary, security=BEARER, **MOVE_ANSWERS)(
-        _endpoint(_route)
-    )
+    endpoint.add(_route.operation_id, _endpoint(_route), summary=_route.summary, **MOVE_ANSWERS)

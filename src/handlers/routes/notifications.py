@@ -7,7 +7,6 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.core.services import Services
 from app.games import keyed
@@ -28,7 +27,6 @@ from app.notify.schemas import (
     SetPreferences,
 )
 from handlers.http import (
-    BEARER,
     Adapters,
     Caller,
     IdempotencyKey,
@@ -44,8 +42,9 @@ from handlers.http import (
     to_response,
 )
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 DeviceId = Annotated[str, Path(pattern=DEVICE_ID_PATTERN)]
 
 
@@ -57,11 +56,9 @@ def _device_out(device: Device) -> DeviceOut:
     return DeviceOut(device_id=device.device_id, platform=device.platform, registered_at=device.registered_at)
 
 
-@router.put(
-    "/players/me/devices/<device_id>",
-    tags=["notifications"],
+@endpoint(
+    "registerDevice",
     summary="Register this device for push (501 push_not_configured when the platform is not set up)",
-    security=BEARER,
     **answers(
         {**created("Registered", "/players/me/devices/{device_id}"), 200: {"description": "Refreshed"}},
         400,
@@ -83,11 +80,9 @@ def put_device(
     return put_response(request, _device_out(device), is_new=is_new, where=where)
 
 
-@router.get(
-    "/players/me/devices",
-    tags=["notifications"],
+@endpoint(
+    "listDevices",
     summary="Your push devices",
-    security=BEARER,
     **answers({200: {"description": "Your devices"}}, 401),
 )
 def get_devices(player: Caller, adapters: Adapters) -> Response[Devices]:
@@ -95,11 +90,9 @@ def get_devices(player: Caller, adapters: Adapters) -> Response[Devices]:
     return json_response(Devices(devices=[_device_out(d) for d in found]))
 
 
-@router.delete(
-    "/players/me/devices/<device_id>",
-    tags=["notifications"],
+@endpoint(
+    "removeDevice",
     summary="Forget a device",
-    security=BEARER,
     **answers(no_content("Forgotten"), 401, 404),
 )
 def delete_device(device_id: DeviceId, player: Caller, adapters: Adapters) -> Response[None]:
@@ -111,23 +104,19 @@ def _preferences_out(preferences: NotificationPreferences) -> PreferencesOut:
     return PreferencesOut.model_validate(to_body(preferences))
 
 
-@router.get(
-    "/players/me/notifications",
-    tags=["notifications"],
+@endpoint(
+    "getNotificationPreferences",
     summary="Your notification preferences (the defaults until you change them)",
-    security=BEARER,
     **answers({200: {"description": "Your preferences"}}, 401),
 )
 def get_my_notifications(player: Caller, adapters: Adapters) -> Response[PreferencesOut]:
     return json_response(_preferences_out(my_preferences.show(adapters, player)))
 
 
-@router.put(
-    "/players/me/notifications",
-    tags=["notifications"],
+@endpoint(
+    "setNotificationPreferences",
     summary="Change your notification preferences: mute, time zone, quiet hours, channels, digest "
     "(fields left out keep their value)",
-    security=BEARER,
     **answers({200: {"description": "Saved: all your preferences"}}, 400, 401, 413, 415),
 )
 def put_my_notifications(
@@ -137,11 +126,9 @@ def put_my_notifications(
     return json_response(_preferences_out(my_preferences.change(adapters, player, changes)))
 
 
-@router.put(
-    "/games/<game_id>/notifications",
-    tags=["notifications"],
+@endpoint(
+    "muteGame",
     summary="Mute or unmute one game's notifications",
-    security=BEARER,
     **answers({200: {"description": "Saved"}}, 400, 401, 403, 404, 413, 415),
 )
 def put_game_notifications(
@@ -152,11 +139,9 @@ def put_game_notifications(
     return json_response(MutedOut(muted=body.muted, game_id=game_id))
 
 
-@router.post(
-    "/games/<game_id>/nudges",
-    tags=["notifications"],
+@endpoint(
+    "nudgeGame",
     summary="Remind the players the game waits on (once per game per hour, else 429)",
-    security=BEARER,
     **answers(accepted("Reminded", "/games/{game_id}, where owed moves show"), 400, 401, 403, 404, 409, 429),
 )
 def post_nudge(

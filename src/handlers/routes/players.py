@@ -7,7 +7,6 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.core import rates
 from app.core.records import PlayerRecord
@@ -25,7 +24,6 @@ from app.players.schemas import (
     session_out,
 )
 from handlers.http import (
-    BEARER,
     POLL_HEADERS,
     Adapters,
     Caller,
@@ -40,13 +38,13 @@ from handlers.http import (
     source_ip,
 )
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 
 
-@router.post(
-    "/players",
-    tags=["players"],
+@endpoint(
+    "registerPlayer",
     summary="Register a player (the token is shown once)",
     description="At most 20 registrations per source address an hour (429 `too_many_registrations`).",
     **answers(created("The player and their token", "/players/me"), 400, 413, 415, 429),
@@ -62,16 +60,14 @@ def _token_answer(request: Request, shown: PlayerCreated) -> Response[Any]:
     return no_store_response(request, shown, 201, "/players/me")
 
 
-@router.post(
-    "/players/me/tokens",
-    tags=["players"],
+@endpoint(
+    "rotateToken",
     summary="Rotate your token: a new one (shown once) replaces the one you sent, for this session only",
     description=(
         "With an `Idempotency-Key`, a retry whose answer was lost may be sent with the old token and the "
         "same key: it is answered the same new token (the old one is refused everywhere else). Without "
         "a key, a lost answer leaves the session signed out."
     ),
-    security=BEARER,
     **answers(created("You, with your new token", "/players/me"), 400, 401, 409),
 )
 def rotate_token(
@@ -81,11 +77,9 @@ def rotate_token(
     return _token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
 
 
-@router.delete(
-    "/players/me/tokens/current",
-    tags=["players"],
+@endpoint(
+    "revokeToken",
     summary="Revoke your token: every later request with it is a 401 (your other sessions keep working)",
-    security=BEARER,
     **answers(no_content("Revoked"), 401, 409),
 )
 def revoke_token(signed: Signed, adapters: Adapters) -> Response[None]:
@@ -93,11 +87,9 @@ def revoke_token(signed: Signed, adapters: Adapters) -> Response[None]:
     return done()
 
 
-@router.get(
-    "/players/me/sessions",
-    tags=["players"],
+@endpoint(
+    "listSessions",
     summary="Every device signed in as you (never their tokens)",
-    security=BEARER,
     **answers({200: {"description": "Your sessions, oldest first"}}, 401),
 )
 def list_sessions(signed: Signed, adapters: Adapters) -> Response[SessionList]:
@@ -106,11 +98,9 @@ def list_sessions(signed: Signed, adapters: Adapters) -> Response[SessionList]:
     return json_response(body, headers={"Cache-Control": "no-store"})
 
 
-@router.delete(
-    "/players/me/sessions/<session_id>",
-    tags=["players"],
+@endpoint(
+    "endSession",
     summary="Sign one device out (your own session too: then it is a revoke)",
-    security=BEARER,
     **answers(no_content("Signed out"), 401, 404, 409),
 )
 def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response[None]:
@@ -118,11 +108,9 @@ def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response
     return done()
 
 
-@router.delete(
-    "/players/me/sessions",
-    tags=["players"],
+@endpoint(
+    "endOtherSessions",
     summary="Sign out everywhere else: every session but this one ends",
-    security=BEARER,
     **answers(no_content("Every other session signed out"), 401),
 )
 def end_other_sessions(signed: Signed, adapters: Adapters) -> Response[None]:
@@ -130,23 +118,19 @@ def end_other_sessions(signed: Signed, adapters: Adapters) -> Response[None]:
     return done()
 
 
-@router.get(
-    "/players/me",
-    tags=["players"],
+@endpoint(
+    "getMe",
     summary="Who the token belongs to",
-    security=BEARER,
     **answers({200: {"description": "You"}}, 401),
 )
 def me(signed: Signed) -> Response[PlayerOut]:
     return json_response(_player_out(signed.player, signed.session_id))
 
 
-@router.patch(
-    "/players/me",
-    tags=["players"],
+@endpoint(
+    "renameMe",
     summary="Change your name: the games you join or create from now on show it",
     description="Games already started or finished keep the name you had in them.",
-    security=BEARER,
     **answers({200: {"description": "You, renamed"}}, 400, 401, 413, 415),
 )
 def rename(body: RenamePlayer, signed: Signed, adapters: Adapters) -> Response[PlayerOut]:
@@ -158,11 +142,9 @@ def _player_out(player: PlayerRecord, session_id: str) -> PlayerOut:
     return player_out(player, session_id)
 
 
-@router.get(
-    "/players/me/games",
-    tags=["players"],
+@endpoint(
+    "listMyGames",
     summary="Your active games, most urgent first; or, with status=finished, your finished games by page",
-    security=BEARER,
     **answers({200: {"description": "Your games", "headers": POLL_HEADERS}}, 401, 422),
 )
 def my_games(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.players.schemas import PlayerOut, player_out
 from app.signin import email as emails
@@ -18,7 +17,6 @@ from app.signin.schemas import (
     VerifySignIn,
 )
 from handlers.http import (
-    BEARER,
     Adapters,
     Signed,
     accepted,
@@ -28,20 +26,19 @@ from handlers.http import (
     source_ip,
 )
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 
 
-@router.post(
-    "/players/me/email",
-    tags=["email"],
+@endpoint(
+    "attachEmail",
     summary="Attach an email address to you: a six-digit code and a link are mailed there to confirm it",
     description=(
         "Your address changes only once the code is confirmed (POST /players/me/email/verify); until then "
         "the one you had stays. Whether another player has this address is not told here. At most 5 "
         "codes per hour for you and for the address (429 `too_many_codes`)."
     ),
-    security=BEARER,
     **answers(accepted("The code is on its way", "/players/me"), 400, 401, 413, 415, 429, 501),
 )
 def attach_email(
@@ -53,15 +50,13 @@ def attach_email(
     )
 
 
-@router.post(
-    "/players/me/email/verify",
-    tags=["email"],
+@endpoint(
+    "confirmEmail",
     summary="Confirm the address you attached with the code mailed to it",
     description=(
         "422 `code_invalid` for a wrong code; `code_expired` once it is past its 15 minutes, used, or "
         "after 5 wrong tries (even the right code then). 409 `email_taken`: another player confirmed it."
     ),
-    security=BEARER,
     **answers({200: {"description": "You, with your confirmed address"}}, 400, 401, 409, 413, 415),
 )
 def confirm_email(body: ConfirmEmail, signed: Signed, adapters: Adapters) -> Response[PlayerOut]:
@@ -69,9 +64,8 @@ def confirm_email(body: ConfirmEmail, signed: Signed, adapters: Adapters) -> Res
     return json_response(player_out(player, signed.session_id), headers={"Cache-Control": "no-store"})
 
 
-@router.post(
-    "/sessions",
-    tags=["email"],
+@endpoint(
+    "requestSignIn",
     summary="Sign in on another device: a six-digit code and a link are mailed to your confirmed address",
     description=(
         "Always the same answer, in about the same time, whether or not the address is a player's: only "
@@ -93,9 +87,8 @@ def request_sign_in(request: Request, body: RequestSignIn, adapters: Adapters) -
     return no_store_response(request, shown, 202, "/sessions/verify")
 
 
-@router.post(
-    "/sessions/verify",
-    tags=["email"],
+@endpoint(
+    "verifySignIn",
     summary="Trade the mailed code for a new session on this device (its token is shown once)",
     description=(
         "422 `code_invalid` for a wrong code (or an address nobody confirmed); `code_expired` once it is "

@@ -14,14 +14,14 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.notify import unsubscribe
 from app.notify.unsubscribe_schemas import TOKEN_PATTERN, UnsubscribeOut
 from handlers.http import Adapters, json_response
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 Token = Annotated[str, Query(pattern=TOKEN_PATTERN, description="The signed token of the mail's link")]
 _OK: dict[int, OpenAPIResponse] = {
     200: {"description": "What the link stops (HTML for a browser that asks for it)"}
@@ -45,9 +45,8 @@ def _page(title: str, body: str) -> Response[Any]:
     return Response(status_code=200, content_type="text/html; charset=utf-8", body=page, headers=headers)
 
 
-@router.get(
-    unsubscribe.UNSUBSCRIBE_PATH,
-    tags=["notifications"],
+@endpoint(
+    "previewUnsubscribe",
     summary="What an unsubscribe link would stop; changes nothing (link scanners open links)",
     **answers(_OK, 422),
 )
@@ -68,9 +67,8 @@ def preview_unsubscribe(request: Request, token: Token, adapters: Adapters) -> R
     )
 
 
-@router.post(
-    unsubscribe.UNSUBSCRIBE_PATH,
-    tags=["notifications"],
+@endpoint(
+    "unsubscribe",
     summary="Unsubscribe in one click (RFC 8058); no sign-in: the token is signed",
     **answers(_OK, 422),
 )

@@ -7,7 +7,6 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.notify.web_push import WebPush
 from app.notify.web_push_ports import WebPushSubscription
@@ -18,10 +17,11 @@ from app.notify.web_push_schemas import (
     WebPushSubscriptionOut,
     WebPushSubscriptions,
 )
-from handlers.http import BEARER, Adapters, Caller, created, done, json_response, no_content, put_response
+from handlers.http import Adapters, Caller, created, done, json_response, no_content, put_response
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
+endpoint = Endpoints()
 SubscriptionId = Annotated[str, Path(pattern=SUBSCRIPTION_ID_PATTERN)]
 
 
@@ -34,9 +34,8 @@ def _out(subscription: WebPushSubscription) -> WebPushSubscriptionOut:
     )
 
 
-@router.get(
-    "/web-push/key",
-    tags=["notifications"],
+@endpoint(
+    "getWebPushKey",
     summary="The VAPID public key to subscribe with (501 web_push_not_configured when Web Push is off)",
     **answers({200: {"description": "The application server key"}}, 501, 503),
 )
@@ -44,11 +43,9 @@ def get_web_push_key(adapters: Adapters) -> Response[WebPushKey]:
     return json_response(WebPushKey(public_key=WebPush.of(adapters).public_key()))
 
 
-@router.put(
-    "/players/me/web-push/<subscription_id>",
-    tags=["notifications"],
+@endpoint(
+    "storeWebPushSubscription",
     summary="Store this browser's PushSubscription (as PushSubscription.toJSON() gives it)",
-    security=BEARER,
     **answers(
         {
             **created("Stored", "/players/me/web-push/{subscription_id}"),
@@ -84,11 +81,9 @@ def put_web_push_subscription(
     return put_response(request, _out(stored), is_new=is_new, where=where)
 
 
-@router.get(
-    "/players/me/web-push",
-    tags=["notifications"],
+@endpoint(
+    "listWebPushSubscriptions",
     summary="Your browsers' push subscriptions",
-    security=BEARER,
     **answers({200: {"description": "Your subscriptions"}}, 401),
 )
 def get_web_push_subscriptions(player: Caller, adapters: Adapters) -> Response[WebPushSubscriptions]:
@@ -96,11 +91,9 @@ def get_web_push_subscriptions(player: Caller, adapters: Adapters) -> Response[W
     return json_response(WebPushSubscriptions(subscriptions=[_out(s) for s in found]))
 
 
-@router.delete(
-    "/players/me/web-push/<subscription_id>",
-    tags=["notifications"],
+@endpoint(
+    "removeWebPushSubscription",
     summary="Forget a browser's push subscription",
-    security=BEARER,
     **answers(no_content("Forgotten"), 401, 404),
 )
 def delete_web_push_subscription(

@@ -11,7 +11,6 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
-from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from app.feed import feed
 from app.webhooks import subscriptions as webhooks
@@ -27,7 +26,6 @@ from app.webhooks.schemas import (
     webhook_out,
 )
 from handlers.http import (
-    BEARER,
     Adapters,
     Caller,
     check_game_id,
@@ -38,16 +36,14 @@ from handlers.http import (
     no_store_response,
 )
 from handlers.problems import answers
+from handlers.route_table import Endpoints
 
-router = APIGatewayRouter()
-TAGS = ["webhooks"]
+endpoint = Endpoints()
 
 
-@router.post(
-    "/players/me/webhooks",
-    tags=TAGS,
+@endpoint(
+    "createWebhook",
     summary="Subscribe a URL to your games' events (the signing secret is shown once)",
-    security=BEARER,
     **answers(
         created("The webhook and its signing secret", "/players/me/webhooks/{webhook_id}"),
         400,
@@ -67,22 +63,18 @@ def create(
     return no_store_response(request, answer, 201, f"/players/me/webhooks/{record.webhook_id}")
 
 
-@router.get(
-    "/players/me/webhooks/<webhook_id>",
-    tags=TAGS,
+@endpoint(
+    "getWebhook",
     summary="One of your webhooks and its health",
-    security=BEARER,
     **answers({200: {"description": "The webhook (never its secret)"}}, 401, 404),
 )
 def get_one(webhook_id: str, player: Caller, adapters: Adapters) -> Response[WebhookOut]:
     return json_response(webhook_out(webhooks.webhook_of(adapters, player, webhook_id)))
 
 
-@router.get(
-    "/players/me/webhooks",
-    tags=TAGS,
+@endpoint(
+    "listWebhooks",
     summary="Your webhooks and their health",
-    security=BEARER,
     **answers({200: {"description": "Your webhooks, oldest first"}}, 401),
 )
 def list_all(player: Caller, adapters: Adapters) -> Response[WebhookList]:
@@ -90,11 +82,9 @@ def list_all(player: Caller, adapters: Adapters) -> Response[WebhookList]:
     return json_response(WebhookList(webhooks=[webhook_out(r) for r in records]))
 
 
-@router.delete(
-    "/players/me/webhooks/<webhook_id>",
-    tags=TAGS,
+@endpoint(
+    "deleteWebhook",
     summary="Remove a webhook",
-    security=BEARER,
     **answers(no_content("Removed"), 401, 404),
 )
 def delete(webhook_id: str, player: Caller, adapters: Adapters) -> Response[Any]:
@@ -102,11 +92,9 @@ def delete(webhook_id: str, player: Caller, adapters: Adapters) -> Response[Any]
     return done()
 
 
-@router.post(
-    "/players/me/webhooks/<webhook_id>/rotate-secret",
-    tags=TAGS,
+@endpoint(
+    "rotateWebhookSecret",
     summary="Replace a webhook's signing secret (the new one is shown once)",
-    security=BEARER,
     **answers({200: {"description": "The new signing secret"}}, 401, 404),
 )
 def rotate(webhook_id: str, player: Caller, adapters: Adapters) -> Response[SecretRotated]:
@@ -114,11 +102,9 @@ def rotate(webhook_id: str, player: Caller, adapters: Adapters) -> Response[Secr
     return json_response(SecretRotated(webhook_id=record.webhook_id, secret=secret))
 
 
-@router.get(
-    "/players/me/webhooks/<webhook_id>/deliveries",
-    tags=TAGS,
+@endpoint(
+    "listWebhookDeliveries",
     summary="A webhook's recent delivery attempts, newest first",
-    security=BEARER,
     **answers({200: {"description": "Recent attempts"}}, 401, 404),
 )
 def deliveries(webhook_id: str, player: Caller, adapters: Adapters) -> Response[DeliveryList]:
@@ -126,11 +112,9 @@ def deliveries(webhook_id: str, player: Caller, adapters: Adapters) -> Response[
     return json_response(DeliveryList(deliveries=[attempt_out(a) for a in attempts]))
 
 
-@router.get(
-    "/games/<game_id>/events",
-    tags=["games"],
+@endpoint(
+    "listGameEvents",
     summary="The game's events as you may see them, oldest first, from a cursor",
-    security=BEARER,
     **answers({200: {"description": "A page of your copy of the game's events"}}, 401, 403, 404),
 )
 def events(
