@@ -73,14 +73,7 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: object) -> str:
-    cleaned = _label(name)
-    if not cleaned:
-        raise InvalidMoveError("blank_name", "a player name cannot be blank")
-    if reason := _label_too_long(cleaned, "a player name"):
-        raise InvalidMoveError("name_too_long", reason)
-    if not visible(cleaned):
-        raise InvalidMoveError("blank_name", "a player name needs at least one visible character")
-    return cleaned
+    return _check_visible_label(name, "a player name", blank="blank_name", too_long="name_too_long")
 
 
 def name_at_table(name: str, taken: list[str]) -> str:
@@ -102,14 +95,7 @@ def name_at_table(name: str, taken: list[str]) -> str:
 
 def check_device(device: object) -> str:
     """A device label, held to a player name's rules, with codes of its own."""
-    cleaned = _label(device)
-    if not cleaned:
-        raise InvalidMoveError("blank_device", "a device label cannot be blank")
-    if reason := _label_too_long(cleaned, "a device label"):
-        raise InvalidMoveError("device_too_long", reason)
-    if not visible(cleaned):
-        raise InvalidMoveError("blank_device", "a device label needs at least one visible character")
-    return cleaned
+    return _check_visible_label(device, "a device label", blank="blank_device", too_long="device_too_long")
 
 
 def check_title(title: object) -> str | None:
@@ -124,6 +110,19 @@ def check_title(title: object) -> str | None:
 
 def _label(text: object) -> str:
     return text.strip() if isinstance(text, str) else ""
+
+
+def _check_visible_label(text: object, what: str, *, blank: str, too_long: str) -> str:
+    """A name-like label, trimmed: not blank, within a name's limits, with something a reader sees.
+    `blank` and `too_long` are the error codes for `what`."""
+    cleaned = _label(text)
+    if not cleaned:
+        raise InvalidMoveError(blank, f"{what} cannot be blank")
+    if reason := _label_too_long(cleaned, what):
+        raise InvalidMoveError(too_long, reason)
+    if not visible(cleaned):
+        raise InvalidMoveError(blank, f"{what} needs at least one visible character")
+    return cleaned
 
 
 def _label_too_long(cleaned: str, what: str) -> str:
