@@ -73,7 +73,13 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: object) -> str:
-    return _check_visible_label(name, "a player name", blank="blank_name", too_long="name_too_long")
+    cleaned = _label(name)
+    if problem := _label_problem(cleaned, "a player name"):
+        blank, reason = problem
+        if blank:
+            raise InvalidMoveError("blank_name", reason)
+        raise InvalidMoveError("name_too_long", reason)
+    return cleaned
 
 
 def name_at_table(name: str, taken: list[str]) -> str:
@@ -95,7 +101,13 @@ def name_at_table(name: str, taken: list[str]) -> str:
 
 def check_device(device: object) -> str:
     """A device label, held to a player name's rules, with codes of its own."""
-    return _check_visible_label(device, "a device label", blank="blank_device", too_long="device_too_long")
+    cleaned = _label(device)
+    if problem := _label_problem(cleaned, "a device label"):
+        blank, reason = problem
+        if blank:
+            raise InvalidMoveError("blank_device", reason)
+        raise InvalidMoveError("device_too_long", reason)
+    return cleaned
 
 
 def check_title(title: object) -> str | None:
@@ -112,17 +124,17 @@ def _label(text: object) -> str:
     return text.strip() if isinstance(text, str) else ""
 
 
-def _check_visible_label(text: object, what: str, *, blank: str, too_long: str) -> str:
-    """A name-like label, trimmed: not blank, within a name's limits, with something a reader sees.
-    `blank` and `too_long` are the error codes for `what`."""
-    cleaned = _label(text)
+def _label_problem(cleaned: str, what: str) -> tuple[bool, str] | None:
+    """What is wrong with a trimmed name-like label, if anything: (True, why) when it is blank or shows
+    nothing, (False, why) when it is too long; None when it is fine. The caller raises with its own
+    error codes (literal at the raise, so tests/rules/test_errors.py can list every code)."""
     if not cleaned:
-        raise InvalidMoveError(blank, f"{what} cannot be blank")
+        return True, f"{what} cannot be blank"
     if reason := _label_too_long(cleaned, what):
-        raise InvalidMoveError(too_long, reason)
+        return False, reason
     if not visible(cleaned):
-        raise InvalidMoveError(blank, f"{what} needs at least one visible character")
-    return cleaned
+        return True, f"{what} needs at least one visible character"
+    return None
 
 
 def _label_too_long(cleaned: str, what: str) -> str:
