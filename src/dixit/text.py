@@ -74,12 +74,11 @@ def name_key(name: str) -> str:
 
 def check_name(name: object) -> str:
     cleaned = _label(name)
-    if not cleaned:
-        raise InvalidMoveError("blank_name", "a player name cannot be blank")
-    if reason := _label_too_long(cleaned, "a player name"):
+    if problem := _label_problem(cleaned, "a player name"):
+        blank, reason = problem
+        if blank:
+            raise InvalidMoveError("blank_name", reason)
         raise InvalidMoveError("name_too_long", reason)
-    if not visible(cleaned):
-        raise InvalidMoveError("blank_name", "a player name needs at least one visible character")
     return cleaned
 
 
@@ -103,12 +102,11 @@ def name_at_table(name: str, taken: list[str]) -> str:
 def check_device(device: object) -> str:
     """A device label, held to a player name's rules, with codes of its own."""
     cleaned = _label(device)
-    if not cleaned:
-        raise InvalidMoveError("blank_device", "a device label cannot be blank")
-    if reason := _label_too_long(cleaned, "a device label"):
+    if problem := _label_problem(cleaned, "a device label"):
+        blank, reason = problem
+        if blank:
+            raise InvalidMoveError("blank_device", reason)
         raise InvalidMoveError("device_too_long", reason)
-    if not visible(cleaned):
-        raise InvalidMoveError("blank_device", "a device label needs at least one visible character")
     return cleaned
 
 
@@ -124,6 +122,19 @@ def check_title(title: object) -> str | None:
 
 def _label(text: object) -> str:
     return text.strip() if isinstance(text, str) else ""
+
+
+def _label_problem(cleaned: str, what: str) -> tuple[bool, str] | None:
+    """What is wrong with a trimmed name-like label, if anything: (True, why) when it is blank or shows
+    nothing, (False, why) when it is too long; None when it is fine. The caller raises with its own
+    error codes (literal at the raise, so tests/rules/test_errors.py can list every code)."""
+    if not cleaned:
+        return True, f"{what} cannot be blank"
+    if reason := _label_too_long(cleaned, what):
+        return False, reason
+    if not visible(cleaned):
+        return True, f"{what} needs at least one visible character"
+    return None
 
 
 def _label_too_long(cleaned: str, what: str) -> str:

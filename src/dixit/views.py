@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dixit.engine import allowed_vote_counts, cards_to_submit
-from dixit.settings import MIN_PLAYERS, Settings
+from dixit.scoring import allowed_vote_counts
+from dixit.settings import MIN_PLAYERS, Settings, cards_to_submit
 from dixit.state import EndNote, EndReason, GameState, Phase, Round, RoundResult
 
 

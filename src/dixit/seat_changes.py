@@ -1,0 +1,113 @@
+"""The host's answers to a player who stopped playing a started game: offering their seat to a newcomer
+(who takes it, hand and score and all) or removing it, and the removed seats leaving between rounds."""
+
+from __future__ import annotations
+
+from dixit.errors import IllegalMoveError
+from dixit.guards import IN_PLAY, require_member, require_newcomer, require_phase
+from dixit.moves import OfferSeat, RemovePlayer, TakeSeat
+from dixit.settings import MIN_PLAYERS
+from dixit.state import CardResult, GameState, RoundResult
+from dixit.text import check_name
+
+
+def require_timed_out_seat(state: GameState, host_id: str, seat_id: str) -> None:
+    """What the host's controls need: a game in play, the host asking, another player who timed out
+    (and has not moved since), whose seat is not leaving already."""
+    require_phase(state, *IN_PLAY)
+    require_member(state, host_id)
+    if host_id != state.host_id:
+        raise IllegalMoveError("not_host", "only the host can offer or remove a seat")
+    seat = require_member(state, seat_id)
+    if seat_id == host_id:
+        raise IllegalMoveError("own_seat", "the host cannot offer or remove their own seat")
+    if seat.missed < 1:
+        raise IllegalMoveError("not_timed_out", "a seat can be offered or removed once its player timed out")
+    if seat_id in state.leaving:
+        raise IllegalMoveError("already_leaving", "that player is already leaving the table")
+
+
+def offer_seat(state: GameState, move: OfferSeat, now: int) -> None:
+    require_timed_out_seat(state, move.player_id, move.seat_id)
+    if move.seat_id in state.offered:
+        raise IllegalMoveError("already_offered", "that seat is already offered")
+    state.offered[move.seat_id] = now
+
+
+def first_offered_seat(state: GameState) -> str:
+    """The offered seat the invite link gives a newcomer once the game started: the first in seat order."""
+    return next(pid for pid in state.player_ids if pid in state.offered)
+
+
+def take_seat(state: GameState, move: TakeSeat) -> GameState:
+    """The newcomer in the offered seat: the stored form names players by seat, so renaming the seat's
+    player is all it takes for the hand, the score and every part of the round to follow."""
+    require_phase(state, *IN_PLAY)
+    require_newcomer(state, move.player_id)
+    if move.seat_id not in state.offered:
+        raise IllegalMoveError("seat_not_offered", "that seat is not offered")
+    seat = state.seat_of(move.seat_id)
+    data = state.to_dict()
+    data["players"][seat] = [move.player_id, check_name(move.name), state.players[seat].score, 0]
+    if data.get("host_id") == move.seat_id:
+        data["host_id"] = move.player_id
+    data["offered"] = [[s, at] for s, at in data.get("offered", ()) if s != seat]
+    return GameState.from_dict(data)
+
+
+def remove_player(state: GameState, move: RemovePlayer) -> None:
+    """Removal follows the rules for leaving, which in a started game means at the end of the round: the
+    round's cards, hands and table sizes stay as dealt, and the seat follows the timeout policy until
+    then. The table never drops below the minimum: offer the seat instead."""
+    require_timed_out_seat(state, move.player_id, move.seat_id)
+    if len(state.players) - len(state.leaving) - 1 < MIN_PLAYERS:
+        raise IllegalMoveError(
+            "too_few_players", f"a game needs at least {MIN_PLAYERS} players: offer the seat instead"
+        )
+    state.leaving.append(move.seat_id)
+    state.offered.pop(move.seat_id, None)
+
+
+def drop_leavers(state: GameState, storyteller_id: str) -> str:
+    """Take the leaving seats off the table between rounds; the next storyteller after `storyteller_id`.
+
+    Their hands go to the discard (derived from where the cards are not), their scores with them.
+    """
+    ids = state.player_ids
+    start = ids.index(storyteller_id)
+    following = [ids[(start + step) % len(ids)] for step in range(1, len(ids) + 1)]
+    next_id = next(pid for pid in following if pid not in state.leaving)
+    if state.leaving:
+        gone = set(state.leaving)
+        state.players = [p for p in state.players if p.player_id not in gone]
+        for pid in gone:
+            state.hands.pop(pid, None)
+            state.offered.pop(pid, None)
+        state.leaving = []
+        if state.last_round is not None:
+            # The game item names players by seat, so the last reveal keeps only seated ones (the round's
+            # full reveal stays in the history, which names players by id).
+            last = state.last_round
+            # A departed storyteller takes the last reveal with them: there is no seat to name.
+            state.last_round = None if last.storyteller_id in gone else _without(last, gone)
+    return next_id
+
+
+def _without(result: RoundResult, gone: set[str]) -> RoundResult:
+    return RoundResult(
+        number=result.number,
+        storyteller_id=result.storyteller_id,
+        clue=result.clue,
+        storyteller_card=result.storyteller_card,
+        cards=tuple(
+            CardResult(
+                c.card_id,
+                "" if c.owner_id in gone else c.owner_id,
+                tuple(v for v in c.voter_ids if v not in gone),
+                c.autoplayed,
+            )
+            for c in result.cards
+        ),
+        points={pid: p for pid, p in result.points.items() if pid not in gone},
+        autovoted=tuple(v for v in result.autovoted if v not in gone),
+    )
