@@ -1,4 +1,4 @@
-"""The README stays a front door, and no relative link in it or in docs/ leads nowhere.
+"""The README stays a front door, and no relative link in it, in docs/ or in events/ leads nowhere.
 
 A link to a file must name one that exists; a link with `#anchor` into a Markdown file must name a heading
 of that file, slugged as GitHub slugs it. Links to other sites are not followed.
@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+PAGES = [README, *DOCS, ROOT / "events" / "README.md"]
 README_MAX_LINES = 250
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.DOTALL | re.MULTILINE)
@@ -73,7 +74,7 @@ def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page: Path) 
 
 def test_the_readme_links_every_page_of_docs() -> None:
     linked = {(ROOT / target.partition("#")[0]).resolve() for target in relative_links(README)}
-    unlinked = [page.name for page in PAGES[1:] if page.resolve() not in linked]
+    unlinked = [page.name for page in DOCS if page.resolve() not in linked]
     assert unlinked == []
 
 
