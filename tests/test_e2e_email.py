@@ -104,7 +104,7 @@ def test_five_games_waiting_make_one_digest_mail_listing_all_five(stack: Served,
         "PUT", "/players/me/notifications", {"digest": now.hour, "time_zone": "UTC"}, bea.auth()
     )
     assert reply.status == 200, reply.raw
-    # Private: a host holds at most 3 public lobbies (README "Quotas"). Each waits on its host to start it.
+    # Private: a host holds at most 3 public lobbies (docs/api.md). Each waits on its host to start it.
     games = [lobby([bea, *guests], visibility="private") for _ in range(5)]
     deadline = time.monotonic() + 60
     while not all(g["your_turn"] for g in bea.get("/players/me/games").body["games"]):

@@ -205,7 +205,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     return answer
 
 
-# SnapStart (README "SnapStart"): the snapshot is taken warm; each restore reseeds and rebuilds its clients.
+# SnapStart (docs/deploying.md): the snapshot is taken warm; each restore reseeds and rebuilds its clients.
 bootstrap.prepare_for_snapshots(warm_up)
 
 if __name__ == "__main__":

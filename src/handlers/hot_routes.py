@@ -2,8 +2,8 @@
 resolver's per-request machinery: the routes whose line in handlers.route_table says `lane`.
 
 Through the resolver a move paid about as much for the framework as for its three DynamoDB calls: route
-matching, parameter resolution and two validation passes written for any route (README, "Handler
-floor"). These routes need none of that generality. They stay registered on the resolver, which
+matching, parameter resolution and two validation passes written for any route (docs/performance.md,
+"Handler floor"). These routes need none of that generality. They stay registered on the resolver, which
 describes them (OpenAPI) and answers whatever this lane declines. The lane validates requests with the
 same models, runs the same route code (`routes.games.play_move` and `look`) and maps errors with the same
 functions (handlers.problems), so a request gets the same answer either way: tests/api/test_hot_routes.py

@@ -132,7 +132,7 @@ def test_fifty_trials_of_simultaneous_joins_and_votes_all_get_200(
     environments: Pool, seated: list[Client]
 ) -> None:
     for trial in range(FULL_TRIALS):
-        # A player sits at no more than 30 unfinished games (README "Quotas"): after ten trials (20 games),
+        # A player sits at no more than 30 unfinished games (docs/api.md): after ten trials (20 games),
         # every trial seats a new table.
         players = seated if trial < 10 else [Client(f"Player {trial}.{n}").register() for n in range(SEATS)]
         twelve_join(environments, players)

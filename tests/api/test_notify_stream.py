@@ -116,7 +116,7 @@ def test_nothing_secret_is_ever_published(players: list[Client], feed: StreamFee
 def test_the_documented_filter_policy_lets_only_your_turn_through(
     players: list[Client], feed: StreamFeed, topic: str
 ) -> None:
-    # The README's example subscription.
+    # The example subscription of docs/notifications.md.
     turns = subscribe_queue(topic, "your-turn-only", {"kind": ["your_turn"]})
     over = subscribe_queue(topic, "game-over-only", {"kind": ["game_over"]})
     started(players[:3])

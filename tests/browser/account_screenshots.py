@@ -18,7 +18,7 @@ from .account_flow import add_email, ask_sign_in, client_link, open_account
 from .web import PHONE, WebPlayer, chromium, screenshot
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-#: The pictures docs/ keeps (the README shows some); another directory gets every screen.
+#: The pictures docs/ keeps (docs/web-client.md shows some); another directory gets every screen.
 IN_DOCS = {"start", "sign-in-link", "email-code", "email-verified", "devices", "delete"}
 
 

@@ -15,7 +15,7 @@ from . import Season, aws_twin, run_in_memory, run_on_twin
 
 
 def one_line_per_field(report: dict[str, Any]) -> str:
-    """The report as JSON, one top-level field a line (what the README quotes)."""
+    """The report as JSON, one top-level field a line (what docs/no-stall.md quotes)."""
     fields = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in report.items()]
     return "{\n" + ",\n".join(fields) + "\n}"
 

@@ -7,7 +7,7 @@ per function of the template, so nothing is copied by hand. A container cannot r
 127.0.0.1: the endpoint is rewritten to ``--container-host`` (``host.docker.internal``; on Linux run
 ``sam local`` with ``--add-host host.docker.internal:host-gateway``, or pass ``--container-host
 127.0.0.1`` with ``--docker-network host``), and the twin must listen where the container arrives
-(``make run HOST=0.0.0.0``; see the README).
+(``make run HOST=0.0.0.0``; see docs/local-stack.md).
 """
 
 from __future__ import annotations

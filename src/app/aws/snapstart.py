@@ -1,6 +1,6 @@
 """Lambda SnapStart runtime hooks: what each execution environment restored from one snapshot must redo.
 
-Under SnapStart (template.yaml parameter SnapStart, README "SnapStart") Lambda runs the init once per
+Under SnapStart (template.yaml parameter SnapStart, docs/deploying.md) Lambda runs the init once per
 published version, snapshots the memory and resumes every new environment from that copy. Whatever the
 init left in memory is then shared by all of them:
 

@@ -2,7 +2,7 @@
 
 API Gateway throttles the whole stage, and a usage plan each API key (template.yaml); what only the
 service can tell apart (one source address registering, one player creating decks) is counted here, in
-the table, with the same counter the sign-in limits use. The numbers are in the README (Quotas and rates).
+the table, with the same counter the sign-in limits use. The numbers are in docs/api.md (Quotas and rates).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class AppSettings(BaseModel):
     # Unset: tokens live until rotated or revoked; set: a token older than this is refused (token_expired).
     token_max_age_seconds: int | None = Field(default=None, ge=60)
     # How often a client should poll a game or the inbox (Cache-Control max-age, Retry-After). A by-mail
-    # game moves in hours, and nudges tell a player when it is their turn; README "Polling" has the cost.
+    # game moves in hours, and nudges tell a player when it is their turn; docs/performance.md has the cost.
     poll_seconds: int = Field(default=10_800, ge=1, le=86_400)
     # Webhooks (docs/architecture.md). Loopback http is for the local stack alone, never set on AWS.
     webhook_queue_url: str = ""

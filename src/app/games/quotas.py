@@ -1,6 +1,6 @@
 """How much of the game service one player may hold at once, and a lobby list no host can crowd.
 
-The numbers are in the README (Quotas and rates). Counts come from the player's own inbox entries,
+The numbers are in docs/api.md (Quotas and rates). Counts come from the player's own inbox entries,
 which the move that seats a player writes in the same transaction: one query, bounded by the quota.
 """
 

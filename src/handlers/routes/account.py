@@ -1,6 +1,6 @@
 """The account as a whole: everything stored about you (export) and erasing it (delete).
 
-What a delete does, game by game, and what it keeps: app.account.erase and the README (Your data)."""
+What a delete does, game by game, and what it keeps: app.account.erase and docs/accounts.md (Your data)."""
 
 from __future__ import annotations
 
