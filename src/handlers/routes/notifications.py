@@ -9,7 +9,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from app.core.services import Services
 from app.games import keyed
 from app.games import play as games
 from app.notify import delivery, my_preferences
@@ -27,6 +26,7 @@ from app.notify.schemas import (
     SetMuted,
     SetPreferences,
 )
+from app.services import Services
 from handlers.http import (
     BEARER,
     Adapters,
