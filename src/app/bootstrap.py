@@ -18,9 +18,9 @@ from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
 from app.aws.s3 import S3ObjectStore
 from app.core.deadline import DEFAULT_SECONDS, Deadline
-from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
+from app.services import Services
 
 T = TypeVar("T")
 

@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 
 from app.core.errors import AppError
 from app.core.records import GameRecord
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import Event, reminder_event, timeout_event
@@ -24,6 +23,7 @@ from app.games.play import Step
 from app.notify import holding
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, reminder, timeout
+from app.services import Services
 from app.webhooks.ports import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind

@@ -14,10 +14,10 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from app import bootstrap
 from app.core.deadline import Deadline
 from app.core.errors import AppError
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
+from app.services import Services
 from handlers import bodies, hot_routes, problems, route_table
 from handlers.http import NotModified
 from handlers.route_table import Route

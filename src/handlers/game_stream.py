@@ -19,13 +19,13 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
-from app.core.services import Services
 from app.core.telemetry import count, logger, metrics
 from app.feed.changes import handle_change
 from app.games import history, inbox, state_codec
 from app.notify.delivery import Delivery
 from app.notify.messages import changes
 from app.notify.rematch_news import invitations
+from app.services import Services
 from dixit.state import GameState
 
 GAME_SK = "STATE"

@@ -26,7 +26,7 @@ from aws_lambda_powertools.event_handler import CORSConfig, Response
 from pydantic import TypeAdapter, ValidationError
 
 from app.core.records import PlayerRecord
-from app.core.services import Services
+from app.services import Services
 from handlers import problems
 from handlers.http import IdempotencyKey, IfMatch, IfNoneMatch, NotModified
 from handlers.route_table import ROUTES as TABLE

@@ -14,11 +14,11 @@ from pydantic import BaseModel
 
 from app.core.errors import NotAuthenticated, NotFound
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.games import idempotency
 from app.games.idempotency import RequestKey
 from app.games.play import Played
 from app.players.accounts import SignedIn
+from app.services import Services
 from handlers.etags import game_etag
 from handlers.problems import header
 

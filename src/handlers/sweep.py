@@ -9,9 +9,9 @@ from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
-from app.core.services import Services
 from app.core.telemetry import logger, metrics
 from app.notify.delivery import Delivery
+from app.services import Services
 from app.sweep import sweep
 
 

@@ -14,8 +14,8 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
-from app.core.services import Services
 from app.core.telemetry import logger, metrics
+from app.services import Services
 from app.webhooks.dispatch import Finished, RetryLater, WebhookMessage, deliver
 from app.webhooks.ports import WebhookQueue
 

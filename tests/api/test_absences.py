@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.core import services
+from app.core import clock as wall_clock
 from app.core.telemetry import metrics
 
 from .client import Client, FakeContext
@@ -28,7 +28,7 @@ class FakeClock:
 @pytest.fixture
 def clock(aws: None, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     fake = FakeClock(T0)
-    monkeypatch.setattr(services, "utc_now", fake)
+    monkeypatch.setattr(wall_clock, "utc_now", fake)
     return fake
 
 

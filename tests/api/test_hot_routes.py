@@ -15,7 +15,7 @@ from typing import Any
 import boto3
 import pytest
 
-from app.core import services
+from app.core import clock as wall_clock
 from handlers import api, hot_routes
 from tests.support.aws import TABLE
 
@@ -28,7 +28,7 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 @pytest.fixture
 def frozen(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
     # Both answers are built at the same instant: a deadline or an updated_at never tells them apart.
-    monkeypatch.setattr(services, "utc_now", lambda: NOW)
+    monkeypatch.setattr(wall_clock, "utc_now", lambda: NOW)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app import bootstrap
-from app.core.services import Services
+from app.services import Services
 
 from .client import Client, call
 from .helpers import assert_problem

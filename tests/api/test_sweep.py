@@ -16,7 +16,7 @@ import pytest
 from app import bootstrap
 from app.aws import clients as aws_clients
 from app.aws.dynamodb.games import DynamoGameStore as GameStore
-from app.core import services
+from app.core import clock as wall_clock
 from app.core.records import GameRecord
 from app.core.settings import get_settings
 from app.core.telemetry import metrics
@@ -56,7 +56,7 @@ class CountdownContext(FakeContext):
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     fake = FakeClock(T0)
-    monkeypatch.setattr(services, "utc_now", fake)
+    monkeypatch.setattr(wall_clock, "utc_now", fake)
     return fake
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from app import bootstrap
-from app.core.services import Services
 from app.core.settings import get_settings
+from app.services import Services
 
 from .client import Client, call
 from .helpers import assert_problem

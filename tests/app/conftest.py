@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from app.core.deadline import Deadline
-from app.core.services import Services
+from app.services import Services
 from tests.support.aws import (
     TABLE,
     empty_table,

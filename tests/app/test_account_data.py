@@ -13,7 +13,6 @@ from app.account import erase as account_erase
 from app.account.schemas import account_export
 from app.core.errors import NotAuthenticated, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord, Visibility
-from app.core.services import Services
 from app.games import inbox
 from app.games import play as games
 from app.notify.channels import Platform
@@ -21,6 +20,7 @@ from app.notify.ports import Device
 from app.notify.web_push_ports import WebPushSubscription
 from app.players import accounts
 from app.players.accounts import SignedIn
+from app.services import Services
 from app.webhooks.records import WebhookRecord
 from dixit.bots import RandomBot, next_mover
 from dixit.engine import DELETED_PLAYER_NAME

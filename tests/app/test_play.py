@@ -13,11 +13,11 @@ import pytest
 from app.core.deadline import Deadline
 from app.core.errors import Conflict, Forbidden, StaleVersion, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord, Visibility
-from app.core.services import Services
 from app.games import play as games
 from app.games.ports import GameWrite
 from app.games.presenters import game as present_game
 from app.players import accounts as players
+from app.services import Services
 from dixit.errors import IllegalMoveError
 from dixit.moves import GiveClue, Join, Leave, Start, Submit, Vote
 from dixit.state import EndReason, Phase

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from app.core.records import GameRecord, PlayerRecord
-from app.core.services import Services
 from app.games import history
 from app.games import play as games
 from app.games.play import Step
+from app.services import Services
 from dixit.engine import Applied
 from dixit.moves import GiveClue, Start, Submit, Vote
 from dixit.settings import cards_to_submit

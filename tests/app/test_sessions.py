@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from app.core.errors import Conflict, NotAuthenticated, StoreUnavailable
-from app.core.services import Services
 from app.players import accounts
+from app.services import Services
 
 
 def bearer(token: str) -> str:

@@ -7,11 +7,11 @@ from typing import Any
 
 from app.core.errors import StoreUnavailable
 from app.core.records import GameRecord, Visibility
-from app.core.services import Services
 from app.games import play as games
 from app.notify.delivery import Outcome
 from app.notify.messages import Notification
 from app.players import accounts as players
+from app.services import Services
 from app.sweep import sweep
 from dixit.moves import Join, Start
 

@@ -267,11 +267,11 @@ class TwinWorld:
 @contextmanager
 def twin_clock(clock: FakeClock) -> Iterator[None]:
     """The handlers build their services with `utc_now` as the clock: the fake one while the season runs."""
-    from app.core import services
+    from app.core import clock as wall_clock
 
-    real = services.utc_now
-    services.utc_now = clock
+    real = wall_clock.utc_now
+    wall_clock.utc_now = clock
     try:
         yield
     finally:
-        services.utc_now = real
+        wall_clock.utc_now = real

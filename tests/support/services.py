@@ -17,9 +17,9 @@ from app.aws.dynamodb.sessions import DynamoSessionStore
 from app.aws.dynamodb.web_push import DynamoWebPushStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.core.records import GameRecord
-from app.core.services import Services
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
+from app.services import Services
 from tests.fakes.decks import MemoryDeckStore
 from tests.fakes.email import MemoryEmailStore
 from tests.fakes.feed import MemoryFeedStore

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.services import Services
+from app.services import Services
 from handlers.game_stream import consume
 
 

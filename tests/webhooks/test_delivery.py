@@ -13,8 +13,8 @@ import pytest
 from app import bootstrap
 from app.aws.sqs import SqsWebhookQueue
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.feed.events import Event, derive_events
+from app.services import Services
 from app.webhooks import ssrf
 from app.webhooks.dispatch import WebhookMessage, backoff_seconds, deliver, enqueue_events
 from app.webhooks.ports import MAX_VISIBILITY_SECONDS, WebhookQueue

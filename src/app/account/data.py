@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from app.account.ports import Exporting
 from app.core.records import GameRecord, PlayerRecord
-from app.core.services import Services
 from app.games import inbox as inbox_entries
+from app.games.ports import Inbox
 from app.notify.ports import Device, Preferences
 from app.notify.web_push_ports import WebPushSubscription
 from app.players.accounts import SignedIn
@@ -39,7 +40,7 @@ class AccountData:
     described: Mapping[str, str] = field(default_factory=dict)
 
 
-def game_ids_of(services: Services, player_id: str) -> tuple[list[str], list[str]]:
+def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
     """The games the player's inbox names: (active ones, finished ones, every page of the history)."""
     active = [m.game_id for m in services.inbox.active_memberships(player_id)]
     finished: list[str] = []
@@ -53,7 +54,7 @@ def game_ids_of(services: Services, player_id: str) -> tuple[list[str], list[str
     return active, [g for g in dict.fromkeys(finished) if g not in active]
 
 
-def export(services: Services, signed: SignedIn) -> AccountData:
+def export(services: Exporting, signed: SignedIn) -> AccountData:
     """The caller's profile, sessions, devices, webhooks, mutes and games (active and finished)."""
     player = signed.player
     player_id = player.player_id

@@ -22,11 +22,11 @@ from __future__ import annotations
 from app.account.data import game_ids_of
 from app.core.errors import NotFound, StoreUnavailable
 from app.core.records import GameRecord
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.games import play as games
 from app.games.play import ATTEMPT_RESERVE, Step
 from app.players.accounts import SignedIn
+from app.services import Services
 from dixit.engine import DELETED_PLAYER_NAME, Applied, forget_player
 from dixit.errors import IllegalMoveError
 from dixit.moves import Leave

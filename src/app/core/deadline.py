@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 # Without an invocation to bound it (tests, scripts), a use case may retry about as long as a Lambda could.
 DEFAULT_SECONDS = 8.0
@@ -25,3 +26,13 @@ class Deadline:
 
     def remaining(self) -> float:
         return max(0.0, self.at - self.clock())
+
+
+class RetryBudget(Protocol):
+    """What a use case that retries reads: until when it may, and how it waits between attempts."""
+
+    deadline: Deadline
+
+    # A property: a callable attribute would read as a method, which a dataclass field is not.
+    @property
+    def pause(self) -> Callable[[float], None]: ...

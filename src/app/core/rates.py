@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 from dataclasses import dataclass
+from typing import Protocol
 
+from app.core.clock import Clock
 from app.core.errors import RateLimited
-from app.core.services import Services
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,19 @@ def source_key(source: str) -> str | None:
     return hashlib.sha256(f"source\x00{source}".encode()).hexdigest()
 
 
-def claim(services: Services, rate: Rate, key: str | None) -> None:
+class SlotCounter(Protocol):
+    """The fixed-window counter (app.players.ports.EmailStore keeps it, beside the sign-in limits')."""
+
+    def claim_slot(self, scope: str, key: str, *, window: int, limit: int, expires_at: int) -> bool: ...
+
+
+class Counted(Clock, Protocol):
+    # Read-only: any store with the counter will do, not exactly the one a composition declares.
+    @property
+    def emails(self) -> SlotCounter: ...
+
+
+def claim(services: Counted, rate: Rate, key: str | None) -> None:
     """Count one request of `key` against `rate`; RateLimited with Retry-After once it is used up."""
     if key is None:
         return

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.services import Services
 from app.core.telemetry import logger
 from app.feed import feed
 from app.feed.events import Event
 from app.games import state_codec
+from app.services import Services
 from dixit.state import GameState, Phase
 
 

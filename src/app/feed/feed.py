@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 
 from app.core.errors import Forbidden, InvalidInput
 from app.core.records import FeedItem, PlayerRecord
-from app.core.services import Services
 from app.feed.events import EVENT_ADAPTER, Event, derive_for_members, rematch_events
 from app.games.play import load_game
+from app.services import Services
 from app.webhooks.dispatch import enqueue_events
 from app.webhooks.ports import WebhookQueue
 from dixit.state import GameState, Phase

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 
 from app.core.errors import StoreUnavailable
 from app.core.records import GameRecord
-from app.core.services import Services
 from app.core.telemetry import logger
+from app.games.ports import Described
 
 
-def card_descriptions(services: Services, record: GameRecord) -> Mapping[str, str]:
+def card_descriptions(services: Described, record: GameRecord) -> Mapping[str, str]:
     """Card id -> its owner's description, for the custom decks `record` is played with."""
     custom = record.state.settings.custom_decks
     if not custom:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.core.services import Services
 from app.games.idempotency import RequestKey
+from app.games.ports import Answering
 
 
 def answer_once(
-    services: Services, key: RequestKey | None, compute: Callable[[], dict[str, Any]]
+    services: Answering, key: RequestKey | None, compute: Callable[[], dict[str, Any]]
 ) -> dict[str, Any]:
     """The body `compute` makes, or (with a key seen before) the body it made the first time."""
     if key is None:

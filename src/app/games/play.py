@@ -1,147 +1,83 @@
-"""Game use cases: load, apply the rules, save conditionally, retry within the request's time budget.
+"""A player's own game use cases: create a game, make a move in it, change its invite code.
 
-Exactly once: every write carries a fresh request id in the game item (`recent_requests`), so a write
-whose answer was lost (a timeout after DynamoDB committed it, then botocore's retry failing the
-condition) is recognised on the next read as having landed, and reported as applied. A keyed request
-(`Idempotency-Key`) writes its answer in the same transaction as the move (app.games.idempotency).
+Every write takes the one path of app.games.writing (exactly once, retried within the request's budget);
+reading and listing games is app.games.reading. Both are re-exported here, where the handlers, the sweep
+and the account's erasure have always found them (`from app.games import play as games`).
 """
 
 from __future__ import annotations
 
-import random
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
 
-from app.core.errors import (
-    AppError,
-    Busy,
-    Forbidden,
-    NotFound,
-    StaleVersion,
-    StoreUnavailable,
-    VersionConflict,
-)
-from app.core.records import GameRecord, GameStamp, InboxPage, PlayerRecord, StoredAnswer, Visibility
-from app.core.services import Services
+from app.core.errors import Busy, Forbidden, StaleVersion, StoreUnavailable, VersionConflict
+from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.core.telemetry import count, logger
-from app.decks.card_images import CardImages
 from app.decks.custom import custom_decks_for_game
 from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
-from app.games.card_descriptions import card_descriptions
 from app.games.idempotency import RequestKey
-from app.games.ports import GameWrite
-from app.games.presenters import game_body
+from app.games.ports import Moving, Playing
+from app.games.reading import (
+    OPEN_GAMES_LIMIT,
+    check_invite,
+    finished_games,
+    game_stamp,
+    inbox,
+    list_open_games,
+    list_rounds,
+    load_game,
+    previewed_game,
+    visible_game,
+)
+from app.games.writing import (
+    ATTEMPT_RESERVE,
+    RECENT_REQUESTS,
+    Judge,
+    Played,
+    Step,
+    apply_move,
+    new_request_id,
+    replay,
+    stored_answer,
+    view_of,
+)
 from dixit import engine
 from dixit.engine import Applied
 from dixit.moves import Join, Move
 from dixit.quiet_hours import SeatQuiet
 from dixit.settings import Settings
-from dixit.state import RoundResult
 
-OPEN_GAMES_LIMIT = 50
-# How many request ids a game item remembers. A request whose answer was lost looks for its id at once,
-# so it is found unless this many other moves landed in that instant (more than a 12-seat game makes).
-RECENT_REQUESTS = 16
-# Full-jitter exponential backoff between attempts (seconds): a wait drawn from [0, min(cap, base * 2^n)].
-BACKOFF_BASE = 0.01
-BACKOFF_CAP = 0.4
-# An attempt is only started with this much of the budget left: enough for a read and a write.
-ATTEMPT_RESERVE = 0.5
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """What one attempt writes, judged on the game as just read."""
-
-    applied: Applied
-    due_at: int | None
-    # The sweep stamps its scheduled time; a player's move, the clock's.
-    updated_at: str | None = None
-    # Who the current invite code no longer seats (None: unchanged); a fresh code, with `invite_code`.
-    invite_barred: tuple[str, ...] | None = None
-    invite_code: str | None = None
-
-
-Judge = Callable[[GameRecord], Step | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """What the move path did: the game as written (or as found), or the answer a keyed request stored.
-
-    `applied` is None when nothing was written by this call: a replayed answer, an earlier attempt's
-    write that had landed, or a judge that found nothing left to do.
-    """
-
-    record: GameRecord | None = None
-    answer: dict[str, Any] | None = None
-    applied: Applied | None = None
-    previous: GameRecord | None = None
-
-    def view(self, services: Services, viewer_id: str | None) -> dict[str, Any]:
-        """The answer's body: the stored one, else the game as `viewer_id` sees it."""
-        if self.answer is not None:
-            return self.answer
-        assert self.record is not None  # a Played carries one or the other
-        return view_of(self.record, viewer_id, services.images, card_descriptions(services, self.record))
-
-
-def view_of(
-    record: GameRecord,
-    viewer_id: str | None,
-    images: CardImages,
-    described: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
-    """The game as `viewer_id` sees it, as the JSON body of an answer (what a keyed request stores).
-
-    `described`: its custom cards' descriptions (app.games.card_descriptions), else neutral alt texts.
-    """
-    return game_body(record, viewer_id, images, described)
+__all__ = [
+    "ATTEMPT_RESERVE",
+    "OPEN_GAMES_LIMIT",
+    "RECENT_REQUESTS",
+    "Judge",
+    "Played",
+    "Step",
+    "apply_move",
+    "create_game",
+    "finished_games",
+    "game_stamp",
+    "inbox",
+    "list_open_games",
+    "list_rounds",
+    "load_game",
+    "new_game_id",
+    "new_request_id",
+    "play",
+    "previewed_game",
+    "rotate_invite",
+    "view_of",
+    "visible_game",
+]
 
 
 def new_game_id() -> str:
     return f"g_{secrets.token_hex(8)}"
 
 
-def new_request_id() -> str:
-    return secrets.token_urlsafe(6)  # 48 bits: unique among a game's recent writes
-
-
-def _remember(record: GameRecord, request_id: str) -> tuple[str, ...]:
-    return (*record.recent_requests, request_id)[-RECENT_REQUESTS:]
-
-
-def _backoff(services: Services, attempt: int) -> bool:
-    """Wait before attempt `attempt` (1 = the first retry); False when the budget cannot afford it."""
-    wait = random.uniform(0, min(BACKOFF_CAP, BACKOFF_BASE * 2**attempt))
-    if services.deadline.remaining() < wait + ATTEMPT_RESERVE:
-        return False
-    services.pause(wait)
-    return True
-
-
-def _stored_answer(
-    services: Services, key: RequestKey | None, viewer_id: str | None, record: GameRecord
-) -> tuple[dict[str, Any] | None, StoredAnswer | None]:
-    if key is None:
-        return None, None
-    body = view_of(record, viewer_id, services.images, card_descriptions(services, record))
-    ttl = services.settings.idempotency_ttl_seconds
-    return body, key.answer(body, now=services.now_epoch(), ttl_seconds=ttl)
-
-
-def _replay(services: Services, key: RequestKey | None) -> dict[str, Any] | None:
-    if key is None:
-        return None
-    stored = services.games.get_answer(key.key_id, now=services.now_epoch())
-    return None if stored is None else key.replay(stored, services.images)
-
-
 def create_game(
-    services: Services,
+    services: Playing,
     player: PlayerRecord,
     *,
     rules: str,
@@ -160,7 +96,7 @@ def create_game(
 
     `host_quiet`: the host's quiet hours, which their seat keeps (app.notify.my_preferences).
     """
-    replayed = _replay(services, key)
+    replayed = replay(services, key)
     if replayed is not None:
         return Played(answer=replayed)
     quotas.check_can_host(services, player, visibility)
@@ -194,7 +130,7 @@ def create_game(
         recent_requests=(request_id,),
     )
     record.due_at = due_index.at_creation(state, visibility, services.now_epoch())
-    body, answer = _stored_answer(services, key, player.player_id, record)
+    body, answer = stored_answer(services, key, player.player_id, record)
     try:
         services.games.create_game(
             record, answer=answer, memberships=inbox_entries.seated_entries(record, [state.host_id])
@@ -203,7 +139,7 @@ def create_game(
         # Did it land after all (an answer lost in transit, then a retry refused as a duplicate)?
         landed = services.games.load_game(record.game_id)
         if landed is None or request_id not in landed.recent_requests:
-            replayed = _replay(services, key)  # the same key, sent twice at once: the other one won
+            replayed = replay(services, key)  # the same key, sent twice at once: the other one won
             if replayed is not None:
                 return Played(answer=replayed)
             if isinstance(failed, StoreUnavailable):
@@ -215,65 +151,8 @@ def create_game(
     return Played(record, answer=body)
 
 
-def load_game(services: Services, game_id: str) -> GameRecord:
-    record = services.games.load_game(game_id)
-    if record is None:
-        raise NotFound("game_not_found", f"there is no game {game_id}")
-    return record
-
-
-def visible_game(services: Services, viewer: PlayerRecord, game_id: str) -> GameRecord:
-    """The game if the viewer may look at it: members always, anyone when it is public."""
-    record = load_game(services, game_id)
-    if record.state.player(viewer.player_id) is None and record.visibility is Visibility.PRIVATE:
-        raise Forbidden("not_a_member", "this game is private")
-    return record
-
-
-def previewed_game(
-    services: Services, viewer: PlayerRecord, game_id: str, invite_code: str | None
-) -> GameRecord:
-    """The game for its join page: members and anyone when it is public; with the invite code when private."""
-    record = load_game(services, game_id)
-    if record.visibility is Visibility.PRIVATE and record.state.player(viewer.player_id) is None:
-        _check_invite(record, invite_code)
-    return record
-
-
-def game_stamp(services: Services, viewer: PlayerRecord, game_id: str) -> GameStamp | None:
-    """The game's version if the viewer may look at it, read without its state; None otherwise.
-
-    None sends the caller down the full read, which says why (not found, private).
-    """
-    stamp = services.games.game_stamp(game_id)
-    if stamp is None:
-        return None
-    if viewer.player_id not in stamp.member_ids and stamp.visibility is Visibility.PRIVATE:
-        return None
-    return stamp
-
-
-def list_rounds(
-    services: Services, viewer: PlayerRecord, game_id: str
-) -> tuple[GameRecord, list[RoundResult]]:
-    """The finished rounds, with the game they belong to (it names the players they mention)."""
-    record = visible_game(services, viewer, game_id)
-    return record, services.games.list_rounds(game_id)
-
-
-def list_open_games(services: Services, limit: int = OPEN_GAMES_LIMIT) -> list[GameRecord]:
-    """Public lobbies with a free seat, a few per host, newest host first: the games a stranger can
-    actually join, which no one host can push off the page (app.games.quotas.fair_lobbies)."""
-    joinable = (
-        record
-        for record in services.games.list_open_games(quotas.OPEN_GAMES_SCANNED)
-        if len(record.state.players) < record.state.settings.max_players
-    )
-    return quotas.fair_lobbies(joinable, limit)
-
-
 def play(
-    services: Services,
+    services: Playing,
     player: PlayerRecord,
     game_id: str,
     move: Move,
@@ -311,7 +190,7 @@ def play(
     return played
 
 
-def _keep(services: Services, player: PlayerRecord) -> None:
+def _keep(services: Playing, player: PlayerRecord) -> None:
     """A player who sits down at a table is kept for good: only those who never do expire (TTL).
 
     After the move has landed, so a failure here must not turn its answer into an error: the expiry
@@ -325,103 +204,6 @@ def _keep(services: Services, player: PlayerRecord) -> None:
         logger.warning("could not take the expiry off a seated player", extra={"player_id": player.player_id})
 
 
-def apply_move(
-    services: Services,
-    game_id: str,
-    judge: Judge,
-    *,
-    key: RequestKey | None = None,
-    viewer_id: str | None = None,
-    loaded: GameRecord | None = None,
-) -> Played:
-    """Load, judge, save conditionally, and retry within the request's time budget: every move's path,
-    a player's or the sweep's.
-
-    `judge` decides on each fresh read what to write (None: nothing any more). `loaded` spares the
-    first read when the caller has just made it. A keyed write stores `viewer_id`'s answer with it.
-    """
-    request_id = new_request_id()
-    failure: AppError = Busy()
-    wrote = False
-    for attempt in range(services.settings.move_attempts):
-        if attempt and not _backoff(services, attempt):
-            break
-        replayed = _replay(services, key)
-        if replayed is not None:
-            return Played(answer=replayed)
-        record = loaded if loaded is not None and not attempt else load_game(services, game_id)
-        if request_id in record.recent_requests:
-            logger.info("a write whose answer was lost had landed", extra={"game_id": game_id})
-            return Played(record)
-        step = judge(record)
-        if step is None:
-            return Played(record, previous=record)
-        # Built field by field: dataclasses.replace costs as much as the rest of this step.
-        updated = GameRecord(
-            state=step.applied.state,
-            visibility=record.visibility,
-            invite_code=record.invite_code if step.invite_code is None else step.invite_code,
-            created_at=record.created_at,
-            updated_at=step.updated_at or services.now_iso(),
-            due_at=step.due_at,
-            recent_requests=_remember(record, request_id),
-            invite_barred=record.invite_barred if step.invite_barred is None else step.invite_barred,
-            rematch_of=record.rematch_of,
-        )
-        body, answer = _stored_answer(services, key, viewer_id, updated)
-        wrote = True
-        try:
-            services.games.save_game(
-                GameWrite(
-                    updated,
-                    expected_version=record.version,
-                    expected_due_at=record.due_at,
-                    joined=step.applied.joined,
-                    left=step.applied.left,
-                    finished_round=step.applied.finished_round,
-                    answer=answer,
-                    memberships=inbox_entries.seated_entries(updated, step.applied.joined),
-                )
-            )
-        except VersionConflict as conflict:
-            count("ConflictsRetried")
-            logger.info(
-                "lost a race, retrying",
-                extra={"game_id": game_id, "attempt": attempt, "now_at": conflict.current_version},
-            )
-            failure = Busy()
-            continue
-        except StoreUnavailable as unavailable:
-            # The write may have landed: the next read tells (our id in the game, or our stored answer).
-            count("StoreFaultsRetried")
-            logger.warning("store fault on write, checking", extra={"game_id": game_id, "attempt": attempt})
-            failure = unavailable
-            continue
-        count("MovesApplied")
-        if step.applied.game_finished:
-            count("GamesFinished")
-        return Played(updated, answer=body, applied=step.applied, previous=record)
-    if wrote:
-        # Out of attempts or budget, but a write refused or failed in transit may have landed (botocore
-        # retries a lost answer, and the retry fails its condition): one last look, so that a move
-        # that is in the game is never reported as refused.
-        landed = _landed(services, game_id, request_id, key)
-        if landed is not None:
-            return landed
-    raise failure
-
-
-def _landed(services: Services, game_id: str, request_id: str, key: RequestKey | None) -> Played | None:
-    try:
-        replayed = _replay(services, key)
-        if replayed is not None:
-            return Played(answer=replayed)
-        record = load_game(services, game_id)
-    except StoreUnavailable:
-        return None
-    return Played(record) if request_id in record.recent_requests else None
-
-
 def _check_member(record: GameRecord, player: PlayerRecord, move: Move, invite_code: str | None) -> None:
     """Refuse a non-member of a private game before anything else is judged: only a Join holding the
     current invite code gets past, and never one by a player who left since that code was issued."""
@@ -429,12 +211,12 @@ def _check_member(record: GameRecord, player: PlayerRecord, move: Move, invite_c
         return
     if not isinstance(move, Join):
         raise Forbidden("not_a_member", "this game is private")
-    _check_invite(record, invite_code)
+    check_invite(record, invite_code)
     if player.player_id in record.invite_barred:
         raise Forbidden("invite_revoked", "you left this game: ask the host for a fresh invite code")
 
 
-def rotate_invite(services: Services, player: PlayerRecord, game_id: str) -> Played:
+def rotate_invite(services: Moving, player: PlayerRecord, game_id: str) -> Played:
     """A fresh invite code for the host's game: the old one (a leaked link) seats nobody any more, and
     players who left may come back with the new one."""
 
@@ -450,25 +232,3 @@ def rotate_invite(services: Services, player: PlayerRecord, game_id: str) -> Pla
         return Step(Applied(state), record.due_at, invite_barred=(), invite_code=secrets.token_urlsafe(6))
 
     return apply_move(services, game_id, judge, viewer_id=player.player_id)
-
-
-def _check_invite(record: GameRecord, invite_code: str | None) -> None:
-    if not invite_code:
-        raise Forbidden("invite_required", "this game is private: an invite_code is needed")
-    # Bytes: compare_digest refuses non-ASCII str, and an invite code is whatever the client sent.
-    if not secrets.compare_digest(invite_code.encode(), record.invite_code.encode()):
-        raise Forbidden("bad_invite_code", "that invite code does not open this game")
-
-
-def inbox(services: Services, player: PlayerRecord) -> InboxPage:
-    """The player's unfinished games, most urgent first: one query on their memberships, bounded by
-    how many games they are in now, never by how many they ever played."""
-    return InboxPage(inbox_entries.most_urgent_first(services.inbox.active_memberships(player.player_id)))
-
-
-def finished_games(services: Services, player: PlayerRecord, cursor: str | None = None) -> InboxPage:
-    """One page of the player's finished games, newest first."""
-    page, last = services.inbox.finished_memberships(
-        player.player_id, inbox_entries.FINISHED_PAGE, inbox_entries.decode_cursor(cursor)
-    )
-    return InboxPage(page, inbox_entries.encode_cursor(last))

@@ -1,13 +1,23 @@
-"""What the games feature needs from storage, whatever holds the data (DynamoDB, or memory in tests)."""
+"""What the games feature needs from storage, whatever holds the data (DynamoDB, or memory in tests), and
+the few ports each of its use cases reads (the composition's Services has them all, and so fits each).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from app.core.clock import Clock
+from app.core.deadline import RetryBudget
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer
 from dixit.state import RoundResult
+
+if TYPE_CHECKING:
+    from app.core.settings import AppSettings
+    from app.decks.card_images import CardImages
+    from app.decks.ports import DeckStore
+    from app.players.ports import PlayerStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,3 +132,47 @@ class InboxStore(Protocol):
         Returns the page and the key to continue from (None when there is no more).
         """
         ...
+
+
+class Games(Protocol):
+    """Reading a game (loading it, its version, its rounds, the open lobbies)."""
+
+    games: GameStore
+
+
+class Inbox(Protocol):
+    """A player's games, as their inbox entries list them."""
+
+    inbox: InboxStore
+
+
+class Seating(Games, Inbox, Protocol):
+    """The quotas a create or a join is held to (app.games.quotas): the player's entries, their lobbies."""
+
+
+class Described(Protocol):
+    """The descriptions of a game's custom cards (app.games.card_descriptions)."""
+
+    decks: DeckStore
+
+
+class Viewing(Described, Protocol):
+    """A game as a viewer sees it: its cards' images and descriptions."""
+
+    images: CardImages
+
+
+class Answering(Games, Viewing, Clock, Protocol):
+    """A keyed request's answer: stored with its work, replayed to a retry (app.games.keyed)."""
+
+    settings: AppSettings
+
+
+class Moving(Answering, RetryBudget, Protocol):
+    """Every write of a game: load, judge, save conditionally, retry within the budget (app.games.writing)."""
+
+
+class Playing(Moving, Seating, Protocol):
+    """A player's own game: creating it, moving in it, with the quotas, and keeping a seated player."""
+
+    players: PlayerStore

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from app.core.errors import Conflict
 from app.core.records import GameRecord, PlayerRecord, Visibility
-from app.core.services import Services
+from app.games.ports import Inbox, Seating
 from dixit.state import Phase
 
 # Lobbies a player may host at once: a few public ones (what the open list shows), more in all
@@ -32,7 +32,7 @@ class QuotaExceeded(Conflict):
         super().__init__("quota_exceeded", detail)
 
 
-def check_can_sit(services: Services, player: PlayerRecord) -> None:
+def check_can_sit(services: Inbox, player: PlayerRecord) -> None:
     """Before a create or a join: the player is at fewer than MAX_UNFINISHED_GAMES tables."""
     if len(services.inbox.active_memberships(player.player_id)) >= MAX_UNFINISHED_GAMES:
         raise QuotaExceeded(
@@ -40,7 +40,7 @@ def check_can_sit(services: Services, player: PlayerRecord) -> None:
         )
 
 
-def check_can_host(services: Services, player: PlayerRecord, visibility: Visibility) -> None:
+def check_can_host(services: Seating, player: PlayerRecord, visibility: Visibility) -> None:
     """Before a create: the player hosts fewer lobbies than the quotas allow."""
     memberships = services.inbox.active_memberships(player.player_id)
     if len(memberships) >= MAX_UNFINISHED_GAMES:

@@ -9,21 +9,23 @@ tap a player of the finished game makes, whether the lobby exists yet or not.
 from __future__ import annotations
 
 import secrets
+from typing import Protocol
 
+from app.core.clock import Clock
 from app.core.errors import Conflict, Forbidden, StoreUnavailable, VersionConflict
 from app.core.records import GameRecord, PlayerRecord
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.games import due_index
 from app.games import inbox as inbox_entries
 from app.games import play as games
+from app.games.ports import Games, Playing
 from app.games.rematch_ids import rematch_id
 from dixit import engine
 from dixit.moves import Join
 from dixit.state import Phase
 
 
-def rematch(services: Services, player: PlayerRecord, game_id: str) -> games.Played:
+def rematch(services: Playing, player: PlayerRecord, game_id: str) -> games.Played:
     """The rematch lobby of the finished game `game_id`, with `player` seated in it.
 
     Only the finished game's players may ask (Forbidden `not_a_member`), and only once it is over
@@ -44,7 +46,11 @@ def rematch(services: Services, player: PlayerRecord, game_id: str) -> games.Pla
     )
 
 
-def _open(services: Services, player: PlayerRecord, finished: GameRecord, lobby_id: str) -> GameRecord:
+class _Opening(Games, Clock, Protocol):
+    """Opening the lobby: a conditional create, stamped with the clock."""
+
+
+def _open(services: _Opening, player: PlayerRecord, finished: GameRecord, lobby_id: str) -> GameRecord:
     state = engine.new_game(
         lobby_id,
         host_id=player.player_id,

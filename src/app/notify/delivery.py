@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from app.core.clock import utc_now
 from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
 from app.core.records import PlayerRecord
-from app.core.services import Services, utc_now
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
 from app.notify.messages import Kind, Notification, nudge
-from app.notify.ports import Device, NotificationStore
+from app.notify.ports import Delivering, Device, NotificationStore
 from app.notify.preferences import Channel, NotificationPreferences
 from app.notify.senders import Sender, channel_senders
 from dixit.quiet_hours import is_quiet, quiet_end
@@ -57,7 +57,7 @@ class Delivery:
             self.senders = channel_senders(None, self.store, self.notifier)
 
     @classmethod
-    def of(cls, services: Services, clock: Callable[[], datetime] | None = None) -> Delivery:
+    def of(cls, services: Delivering, clock: Callable[[], datetime] | None = None) -> Delivery:
         """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
         return cls(
             services.notifications,

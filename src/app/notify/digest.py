@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.notify import unsubscribe
 from app.notify.digest_schedule import DIGEST_SHARDS, due_now, entry_for, local_day
 from app.notify.email_ports import DigestEntry
 from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.ports import DigestFiling, Digesting
 from app.notify.preferences import NotificationPreferences
 from app.notify.turn_mail import digest_mail
 
@@ -29,7 +29,7 @@ _CLAIM_WINDOW = timedelta(days=2)
 
 
 def preferences_changed(
-    services: Services,
+    services: DigestFiling,
     player_id: str,
     before: NotificationPreferences | None,
     after: NotificationPreferences,
@@ -59,7 +59,7 @@ class DigestReport:
         return asdict(self)
 
 
-def send_digests(services: Services, at: datetime, *, remaining_ms: Callable[[], int]) -> DigestReport:
+def send_digests(services: Digesting, at: datetime, *, remaining_ms: Callable[[], int]) -> DigestReport:
     """Every digest due in `at`'s UTC hour, or as many as the time allows (`stopped_early` then)."""
     hour = at.replace(minute=0, second=0, microsecond=0)
     report = DigestReport(hour.isoformat())
@@ -75,14 +75,14 @@ def send_digests(services: Services, at: datetime, *, remaining_ms: Callable[[],
     return report
 
 
-def _refile(services: Services, entry: DigestEntry, after: datetime, report: DigestReport) -> None:
+def _refile(services: DigestFiling, entry: DigestEntry, after: datetime, report: DigestReport) -> None:
     upcoming = entry_for(entry.player_id, entry.time_zone, entry.hour, after)
     if upcoming != entry:
         services.digests.put_digest(upcoming)
         report.moved += 1
 
 
-def _one(services: Services, entry: DigestEntry, hour: datetime, report: DigestReport) -> None:
+def _one(services: Digesting, entry: DigestEntry, hour: datetime, report: DigestReport) -> None:
     preferences = services.notifications.preferences(entry.player_id)
     if preferences.digest_hour is None:
         services.digests.remove_digest(entry.player_id)
@@ -104,7 +104,7 @@ def _one(services: Services, entry: DigestEntry, hour: datetime, report: DigestR
 
 
 def _send(
-    services: Services,
+    services: Digesting,
     entry: DigestEntry,
     preferences: NotificationPreferences,
     hour: datetime,

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
 
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.notify import unsubscribe
 from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
 from app.notify.messages import Kind, Notification
+from app.notify.ports import Emailing
 from app.notify.turn_mail import turn_mail
 
 TURN_MAIL_WINDOW = timedelta(hours=12)
@@ -49,7 +49,7 @@ def _slot(notification: Notification) -> tuple[str, timedelta]:
 
 @dataclass(slots=True)
 class EmailChannel:
-    services: Services
+    services: Emailing
 
     @property
     def configured(self) -> bool:
@@ -133,7 +133,7 @@ class EmailNotSent(Exception):
 class EmailSender:
     """app.notify.senders.Sender for the email channel: the deadline told in the player's time zone."""
 
-    services: Services
+    services: Emailing
 
     def send(self, notification: Notification) -> None:
         time_zone = self.services.notifications.preferences(notification.player_id).time_zone

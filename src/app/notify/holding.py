@@ -17,11 +17,10 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, rematch_waits
-from app.notify.ports import Held
+from app.notify.ports import Held, Releasing
 from dixit.state import GameState
 from dixit.views import may_come_back, waiting_for
 
@@ -74,7 +73,7 @@ class ReleaseReport:
 
 
 def release(
-    services: Services,
+    services: Releasing,
     delivery: Delivery,
     now: int,
     *,
@@ -101,7 +100,9 @@ def release(
     return report
 
 
-def _release_one(services: Services, delivery: Delivery, held: Held, now: int, report: ReleaseReport) -> None:
+def _release_one(
+    services: Releasing, delivery: Delivery, held: Held, now: int, report: ReleaseReport
+) -> None:
     notification = held.notification
     if not services.notifications.take_held(held):
         return  # an overlapping sweep took it

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.core.services import Services
 from app.core.telemetry import count, logger
+from app.notify.ports import Suppressing
 
 
 def addresses_to_suppress(detail: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -33,7 +33,7 @@ def addresses_to_suppress(detail: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def record_mail_event(services: Services, detail: Mapping[str, Any]) -> int:
+def record_mail_event(services: Suppressing, detail: Mapping[str, Any]) -> int:
     """Suppress what the event names; how many addresses. Idempotent: a replay suppresses them again."""
     found = addresses_to_suppress(detail)
     for address, reason in found:

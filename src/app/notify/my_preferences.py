@@ -13,11 +13,12 @@ from collections.abc import Mapping
 
 from app.core.errors import NotFound, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.games import play as games
 from app.games.play import ATTEMPT_RESERVE, Step
+from app.games.ports import Moving
 from app.notify import digest
+from app.notify.ports import Notifications, Preferring
 from app.notify.preferences import NotificationPreferences, updated
 from dixit.deadlines import next_due
 from dixit.engine import Applied
@@ -29,12 +30,12 @@ from dixit.state import Phase
 _SEAT_FIELDS = ("time_zone", "quiet_hours")
 
 
-def show(services: Services, player: PlayerRecord) -> NotificationPreferences:
+def show(services: Notifications, player: PlayerRecord) -> NotificationPreferences:
     return services.notifications.preferences(player.player_id)
 
 
 def change(
-    services: Services, player: PlayerRecord, changes: Mapping[str, object]
+    services: Preferring, player: PlayerRecord, changes: Mapping[str, object]
 ) -> NotificationPreferences:
     """Apply a partial update (InvalidInput, and nothing saved, if any field is bad), then the seats."""
     current = services.notifications.preferences(player.player_id)
@@ -47,12 +48,12 @@ def change(
     return found
 
 
-def seat_quiet_of(services: Services, player_id: str) -> SeatQuiet | None:
+def seat_quiet_of(services: Notifications, player_id: str) -> SeatQuiet | None:
     """What a seat the player takes now must carry (None: no quiet hours)."""
     return services.notifications.preferences(player_id).seat_quiet
 
 
-def refresh_seats(services: Services, player_id: str, quiet: SeatQuiet | None) -> int:
+def refresh_seats(services: Preferring, player_id: str, quiet: SeatQuiet | None) -> int:
     """Give the player's seat in each of their active games `quiet`; how many games changed."""
     changed = 0
     for membership in services.inbox.active_memberships(player_id):
@@ -67,7 +68,7 @@ def refresh_seats(services: Services, player_id: str, quiet: SeatQuiet | None) -
     return changed
 
 
-def _refresh(services: Services, game_id: str, player_id: str, quiet: SeatQuiet | None) -> bool:
+def _refresh(services: Moving, game_id: str, player_id: str, quiet: SeatQuiet | None) -> bool:
     def judge(current: GameRecord) -> Step | None:
         if current.state.phase is Phase.FINISHED:
             return None

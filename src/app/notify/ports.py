@@ -1,13 +1,28 @@
-"""What notification delivery needs from storage: preferences, devices, mutes and the rate limits."""
+"""What notification delivery needs from storage: preferences, devices, mutes and the rate limits; and the
+few ports each notify use case reads (the composition's Services has them all, and so fits each).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
 
+from app.core.clock import Clock
+from app.games.ports import Games, Inbox, Moving
 from app.notify.channels import Platform
 from app.notify.messages import Notification
 from app.notify.preferences import NotificationPreferences
+
+if TYPE_CHECKING:
+    from app.core.settings import AppSettings
+    from app.decks.card_images import CardImages
+    from app.notify.channels import PushChannel
+    from app.notify.email_ports import DigestIndex, MailLedger
+    from app.notify.mail import Mailer
+    from app.notify.web_push_ports import WebPushSender, WebPushStore
+    from app.players.ports import PlayerStore
 
 # The older name: every reader of a player's mutes reads the whole preferences now.
 Preferences = NotificationPreferences
@@ -73,3 +88,76 @@ class NotificationStore(Protocol):
     def take_held(self, held: Held) -> bool:
         """Remove `held`; True for the one caller that removed it (the one that may send it)."""
         ...
+
+
+class Notifications(Protocol):
+    """A player's preferences, devices and held notifications."""
+
+    notifications: NotificationStore
+
+
+class WallClock(Protocol):
+    # A property: a callable attribute would read as a method, which a dataclass field is not.
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+
+class Settled(Protocol):
+    settings: AppSettings
+
+
+class DigestFiling(WallClock, Protocol):
+    """The digest index, refiled by the hour a player's digest is due (app.notify.digest)."""
+
+    digests: DigestIndex
+
+
+class Suppressing(Clock, Protocol):
+    """The mail ledger: the addresses the mail service refuses, and each channel's send claims."""
+
+    mail_ledger: MailLedger
+
+
+class Emailing(Suppressing, Games, Notifications, Settled, Protocol):
+    """A notification's mail (app.notify.email_channel): to the player's address, with the game's cards."""
+
+    players: PlayerStore
+    mailer: Mailer
+    images: CardImages
+
+
+class WebPushing(WallClock, Settled, Protocol):
+    """The web push channel and its subscriptions (app.notify.web_push)."""
+
+    web_push_subscriptions: WebPushStore
+    web_push: WebPushSender
+
+
+class Delivering(Emailing, WebPushing, Protocol):
+    """Every channel a notification may go to (app.notify.delivery.Delivery.of)."""
+
+    push: PushChannel
+
+
+class Releasing(Games, Notifications, Protocol):
+    """Held notifications, released or dropped when their game or player is gone (app.notify.holding)."""
+
+    players: PlayerStore
+
+
+class Digesting(DigestFiling, Suppressing, Inbox, Notifications, Settled, Protocol):
+    """The daily digest: due players, their preferences, their games, their mail (app.notify.digest)."""
+
+    players: PlayerStore
+    mailer: Mailer
+
+
+class Unsubscribing(Notifications, Settled, Protocol):
+    """An unsubscribe link: verified with the settings' secret, then the player's preferences."""
+
+    players: PlayerStore
+    digests: DigestIndex
+
+
+class Preferring(DigestFiling, Notifications, Moving, Inbox, Protocol):
+    """Changing one's preferences: the digest index, and the quiet hours of each seat in each game."""

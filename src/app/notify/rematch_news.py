@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.core.services import Services
+from app.games.ports import Games
 from app.notify.messages import Kind, Notification
 from dixit.state import GameState, Phase
 
 
 def invitations(
-    services: Services, old: GameState | None, new: GameState | None, new_image: Mapping[str, Any]
+    services: Games, old: GameState | None, new: GameState | None, new_image: Mapping[str, Any]
 ) -> list[Notification]:
     """One `rematch` notification per player of the finished game not seated in the new lobby."""
     finished_id = new_image.get("rematch_of")

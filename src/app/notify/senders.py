@@ -9,18 +9,15 @@ channels add their senders to `channel_senders`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from app.core.telemetry import count, logger
 from app.notify.channels import PushChannel
 from app.notify.email_channel import EmailSender
 from app.notify.messages import Notification
-from app.notify.ports import Device, NotificationStore
+from app.notify.ports import Delivering, Device, NotificationStore
 from app.notify.preferences import Channel
 from app.notify.web_push import WebPush
-
-if TYPE_CHECKING:
-    from app.core.services import Services
 
 
 class Sender(Protocol):
@@ -53,7 +50,7 @@ class DevicePush:
 
 
 def channel_senders(
-    services: Services | None, store: NotificationStore, notifier: PushChannel
+    services: Delivering | None, store: NotificationStore, notifier: PushChannel
 ) -> dict[Channel, Sender]:
     """The senders of every channel this deployment has (`services`: None when built from ports alone)."""
     senders: dict[Channel, Sender] = {Channel.DEVICE_PUSH: DevicePush(store, notifier)}

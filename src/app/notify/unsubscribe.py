@@ -16,9 +16,9 @@ from enum import StrEnum
 from urllib.parse import quote
 
 from app.core.errors import InvalidInput
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.core.telemetry import count
+from app.notify.ports import Settled, Unsubscribing
 from app.notify.preferences import Channel
 
 UNSUBSCRIBE_PATH = "/notifications/unsubscribe"
@@ -91,13 +91,13 @@ def describe(scope: Scope) -> str:
     return "email about your games (your turn, reminders, game over)"
 
 
-def preview(services: Services, token: str) -> Scope:
+def preview(services: Settled, token: str) -> Scope:
     """What the link would stop (GET): checks the token, changes nothing."""
     _, scope = verify(services.settings.unsubscribe_secret, token)
     return scope
 
 
-def unsubscribe(services: Services, token: str) -> Scope:
+def unsubscribe(services: Unsubscribing, token: str) -> Scope:
     """The one-click POST: stops what the token's scope names, for its player. Idempotent."""
     player_id, scope = verify(services.settings.unsubscribe_secret, token)
     if services.players.get_player(player_id) is None:

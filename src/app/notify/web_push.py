@@ -20,11 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from app.core.clock import utc_now
 from app.core.errors import Conflict, InvalidInput, NotConfigured, NotFound
 from app.core.records import PlayerRecord
-from app.core.services import Services, utc_now
 from app.core.telemetry import count, logger
 from app.notify.messages import Kind, Notification
+from app.notify.ports import WebPushing
 from app.notify.web_push_ports import (
     PushAttempt,
     PushResult,
@@ -90,7 +91,7 @@ class WebPush:
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
 
     @classmethod
-    def of(cls, services: Services) -> WebPush:
+    def of(cls, services: WebPushing) -> WebPush:
         return cls(
             services.web_push_subscriptions,
             services.web_push,

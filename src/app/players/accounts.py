@@ -18,9 +18,16 @@ from datetime import datetime, timedelta
 
 from app.core.errors import Conflict, NotAuthenticated, NotFound, StoreUnavailable, VersionConflict
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.core.telemetry import logger
-from app.players.ports import LEGACY_SESSION, SessionRecord
+from app.players.ports import (
+    LEGACY_SESSION,
+    Authenticating,
+    Opening,
+    Players,
+    Registering,
+    SessionRecord,
+    Sessions,
+)
 from dixit.engine import check_name
 from dixit.text import check_device as check_device_label
 
@@ -88,7 +95,7 @@ def check_device(device: str) -> str:
     return check_device_label(device)
 
 
-def register(services: Services, name: str, device: str = DEFAULT_DEVICE) -> tuple[PlayerRecord, str]:
+def register(services: Registering, name: str, device: str = DEFAULT_DEVICE) -> tuple[PlayerRecord, str]:
     """A new player and the token of their first session (shown this once)."""
     label = check_device(device)
     player_id = new_player_id()
@@ -105,7 +112,7 @@ def register(services: Services, name: str, device: str = DEFAULT_DEVICE) -> tup
     return record, token
 
 
-def open_session(services: Services, player: PlayerRecord, device: str) -> tuple[SessionRecord, str]:
+def open_session(services: Opening, player: PlayerRecord, device: str) -> tuple[SessionRecord, str]:
     """A new session of `player` on `device` and its token (shown once): what signing in gives."""
     label = check_device(device)
     secret = _new_secret()
@@ -121,7 +128,7 @@ def open_session(services: Services, player: PlayerRecord, device: str) -> tuple
     return session, _token(player.player_id, session.session_id, secret)
 
 
-def rotate_token(services: Services, signed: SignedIn, key: str | None = None) -> tuple[PlayerRecord, str]:
+def rotate_token(services: Opening, signed: SignedIn, key: str | None = None) -> tuple[PlayerRecord, str]:
     """A new token for the current session (shown once); the one it replaces stops working.
 
     Under an Idempotency-Key the new secret is derived from the old one and the key, so a retry whose
@@ -149,7 +156,7 @@ def rotate_token(services: Services, signed: SignedIn, key: str | None = None) -
     return signed.player, _token(session.player_id, session.session_id, secret)
 
 
-def revoke_token(services: Services, signed: SignedIn) -> None:
+def revoke_token(services: Sessions, signed: SignedIn) -> None:
     """The current session ends: every later request with its token is a 401 (the others keep working)."""
     session = signed.session
     if services.sessions.delete_session(session.player_id, session.session_id, token_hash=session.token_hash):
@@ -159,12 +166,12 @@ def revoke_token(services: Services, signed: SignedIn) -> None:
         raise Conflict("token_changed", "the token was rotated or revoked by another request")
 
 
-def sessions_of(services: Services, signed: SignedIn) -> list[SessionRecord]:
+def sessions_of(services: Sessions, signed: SignedIn) -> list[SessionRecord]:
     """Every session of the caller, oldest first."""
     return services.sessions.list_sessions(signed.player.player_id)
 
 
-def end_session(services: Services, signed: SignedIn, session_id: str) -> None:
+def end_session(services: Sessions, signed: SignedIn, session_id: str) -> None:
     """Sign one session out: another device's, or this one (as a revoke)."""
     if session_id == signed.session_id:
         revoke_token(services, signed)
@@ -175,14 +182,14 @@ def end_session(services: Services, signed: SignedIn, session_id: str) -> None:
         raise NotFound("session_not_found", f"you have no session {session_id[:40]}")
 
 
-def end_other_sessions(services: Services, signed: SignedIn) -> None:
+def end_other_sessions(services: Sessions, signed: SignedIn) -> None:
     """Sign out everywhere but here."""
     for session in sessions_of(services, signed):
         if session.session_id != signed.session_id:
             services.sessions.delete_session(session.player_id, session.session_id)
 
 
-def rename(services: Services, player: PlayerRecord, name: str) -> PlayerRecord:
+def rename(services: Players, player: PlayerRecord, name: str) -> PlayerRecord:
     """A new name for new games; the games already started or finished keep the one they were given."""
     cleaned = check_name(name)
     if not services.players.rename_player(player.player_id, cleaned):
@@ -190,7 +197,7 @@ def rename(services: Services, player: PlayerRecord, name: str) -> PlayerRecord:
     return replace(player, name=cleaned)
 
 
-def _expired(services: Services, session: SessionRecord) -> bool:
+def _expired(services: Authenticating, session: SessionRecord) -> bool:
     max_age = services.settings.token_max_age_seconds
     if max_age is None:
         return False
@@ -214,7 +221,7 @@ def _parse(authorization: str | None) -> tuple[str, str, str]:
     return player_id, session_id, secret
 
 
-def _rotation_remembered(services: Services, session: SessionRecord, key_id: str) -> bool:
+def _rotation_remembered(services: Authenticating, session: SessionRecord, key_id: str) -> bool:
     """The session was last rotated under this key, recently enough for the key to be remembered."""
     if not session.rotated_under or not hmac.compare_digest(session.rotated_under, key_id):
         return False
@@ -223,7 +230,7 @@ def _rotation_remembered(services: Services, session: SessionRecord, key_id: str
 
 
 def authenticate(
-    services: Services, authorization: str | None, *, rotation_key: str | None = None
+    services: Authenticating, authorization: str | None, *, rotation_key: str | None = None
 ) -> SignedIn:
     """The caller of a request with this Authorization header.
 
@@ -259,7 +266,7 @@ def authenticate(
     raise NotAuthenticated(*_INVALID)
 
 
-def _note_use(services: Services, session: SessionRecord) -> None:
+def _note_use(services: Authenticating, session: SessionRecord) -> None:
     """Record the session's use, coarsely: at most one conditional write an hour, never on other reads."""
     now = services.clock()
     if now - datetime.fromisoformat(session.last_used_at) < LAST_USED_GRANULARITY:

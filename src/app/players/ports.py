@@ -1,12 +1,20 @@
-"""What the players feature needs from storage: profiles, and the sessions that sign a player in."""
+"""What the players feature needs from storage: profiles, and the sessions that sign a player in; and the
+few ports each of its use cases reads (the composition's Services has them all, and so fits each).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
+from app.core.clock import Clock
 from app.core.records import PlayerRecord
+
+if TYPE_CHECKING:
+    from app.core.settings import AppSettings
 
 # The session of a token from before sessions (`p_<id>.<secret>`): its hash lives on the profile.
 LEGACY_SESSION = "s_legacy"
@@ -180,3 +188,35 @@ class CodeKey:
 
     kind: Literal["verify", "sign_in"]
     owner: str  # the player id, or the address id
+
+
+class Players(Protocol):
+    """The profiles alone (a rename, a lookup)."""
+
+    players: PlayerStore
+
+
+class Sessions(Protocol):
+    """A player's sessions alone (listing, ending them)."""
+
+    sessions: SessionStore
+
+
+class Opening(Sessions, Clock, Protocol):
+    """Opening or rotating a session: its record, stamped with the clock."""
+
+
+class Registering(Opening, Players, Protocol):
+    """A new player, with their first session (and an expiry until they sit at a table)."""
+
+    settings: AppSettings
+
+
+class Authenticating(Opening, Protocol):
+    """Checking a token: its session, its age by the clock, the ages the settings allow."""
+
+    settings: AppSettings
+
+    # A property: a callable attribute would read as a method, which a dataclass field is not.
+    @property
+    def clock(self) -> Callable[[], datetime]: ...

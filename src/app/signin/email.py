@@ -18,15 +18,16 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from urllib.parse import quote
 
+from app.core.clock import Clock
 from app.core.errors import Conflict, InvalidInput, NotAuthenticated, RateLimited
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.core.telemetry import logger
 from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
 from app.notify.mail_templates import sign_in_code, verify_email
 from app.players.accounts import check_device, open_session
 from app.players.addresses import address_id, normalize
 from app.players.ports import CodeKey, Confirmed, PendingCode, SessionRecord
+from app.signin.ports import Codes, Mailing, SigningIn, Verifying
 
 SIGN_IN_SECONDS = 600  # a sign-in code works for 10 minutes
 VERIFY_SECONDS = 900  # a confirmation code for 15
@@ -99,7 +100,7 @@ def new_code() -> str:
 
 
 def _claim_signing_in(
-    services: Services, email: str, source: str, *, per_source: Limit, per_address: Limit
+    services: Codes, email: str, source: str, *, per_source: Limit, per_address: Limit
 ) -> tuple[str, str]:
     """Count a sign-in step against its source's limit, then its address's: the normalized address and
     its id."""
@@ -110,7 +111,7 @@ def _claim_signing_in(
     return address, key
 
 
-def _claim(services: Services, limit: Limit, key: str) -> None:
+def _claim(services: Codes, limit: Limit, key: str) -> None:
     now = services.now_epoch()
     window = now // WINDOW_SECONDS
     ends = (window + 1) * WINDOW_SECONDS
@@ -118,7 +119,7 @@ def _claim(services: Services, limit: Limit, key: str) -> None:
         raise RateLimited(limit.code, f"{limit.detail}; try again later", retry_after=max(1, ends - now))
 
 
-def _link(services: Services, fragment: str) -> str | None:
+def _link(services: Mailing, fragment: str) -> str | None:
     base = services.settings.web_base_url.rstrip("/")
     return f"{base}/#/{fragment}" if base else None
 
@@ -127,14 +128,14 @@ def _iso(epoch: int) -> str:
     return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
 
 
-def _dead(services: Services, pending: PendingCode) -> bool:
+def _dead(services: Clock, pending: PendingCode) -> bool:
     return pending.attempts >= MAX_ATTEMPTS or services.now_epoch() >= pending.expires_at
 
 
 # Attaching an address
 
 
-def attach_email(services: Services, player: PlayerRecord, email: str) -> Attaching:
+def attach_email(services: Mailing, player: PlayerRecord, email: str) -> Attaching:
     """Mail a confirmation code to `email`; the player's address changes only once it is confirmed.
 
     Whether another player owns the address is not told here (only confirming it is refused).
@@ -155,7 +156,7 @@ def attach_email(services: Services, player: PlayerRecord, email: str) -> Attach
     return Attaching(email=address, expires_at=_iso(expires_at))
 
 
-def confirm_email(services: Services, player: PlayerRecord, code: str) -> PlayerRecord:
+def confirm_email(services: Codes, player: PlayerRecord, code: str) -> PlayerRecord:
     """The code mailed to the player's pending address makes it theirs (and frees the one before)."""
     store = services.emails
     pending = store.verification(player.player_id)
@@ -188,7 +189,7 @@ def confirm_email(services: Services, player: PlayerRecord, code: str) -> Player
 # Signing in with it
 
 
-def request_sign_in(services: Services, email: str, source: str) -> SignInSent:
+def request_sign_in(services: SigningIn, email: str, source: str) -> SignInSent:
     """Mail a sign-in code to `email` if a player confirmed it; answer the same either way.
 
     Both paths claim the same limits, read the owner, write a code (hashed) and build the mail; only the
@@ -218,7 +219,7 @@ def request_sign_in(services: Services, email: str, source: str) -> SignInSent:
     return SignInSent(sent_to=email, expires_in=SIGN_IN_SECONDS)
 
 
-def _hold_to_floor(services: Services, started: float) -> None:
+def _hold_to_floor(services: SigningIn, started: float) -> None:
     floor = services.settings.sign_in_floor_seconds
     elapsed = time.perf_counter() - started
     if floor <= 0:
@@ -233,7 +234,7 @@ def _hold_to_floor(services: Services, started: float) -> None:
 
 
 def verify_sign_in(
-    services: Services, email: str, code: str, device: str, source: str
+    services: Verifying, email: str, code: str, device: str, source: str
 ) -> tuple[PlayerRecord, SessionRecord, str]:
     """The code mailed to `email` opens a new session of the player who owns the address."""
     label = check_device(device)

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.core.services import Services
 from app.core.telemetry import count, logger
 from app.feed.events import Event
+from app.services import Services
 from app.webhooks import ssrf
 from app.webhooks.http import HttpOutcome, post
 from app.webhooks.ports import MAX_VISIBILITY_SECONDS, WebhookQueue

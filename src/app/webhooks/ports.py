@@ -1,13 +1,18 @@
 """What webhooks need: storage for a player's subscriptions, their health and recent attempts, and the
-delivery queue (with its dead-letter queue) that carries each event to each webhook.
+delivery queue (with its dead-letter queue) that carries each event to each webhook; and the few ports
+the subscription use cases read (the composition's Services has them all, and so fits each).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from app.core.clock import Clock
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
+
+if TYPE_CHECKING:
+    from app.core.settings import AppSettings
 
 MAX_VISIBILITY_SECONDS = 43_200  # SQS's ceiling for one message's visibility timeout
 
@@ -57,3 +62,15 @@ class WebhookQueue(Protocol):
         ...
 
     def dead_letter(self, body: str, reason: str) -> None: ...
+
+
+class Webhooks(Protocol):
+    """A player's webhooks and their recent attempts."""
+
+    webhooks: WebhookStore
+
+
+class Subscribing(Webhooks, Clock, Protocol):
+    """A new webhook: its URL vetted by the settings' rules, stamped with the clock."""
+
+    settings: AppSettings

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.feed.events import EVENT_TYPES
 from app.webhooks import ssrf
+from app.webhooks.ports import Subscribing, Webhooks
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 
 MAX_WEBHOOKS_PER_PLAYER = 5
@@ -45,7 +45,7 @@ def check_events(events: Sequence[str]) -> tuple[str, ...]:
 
 
 def subscribe(
-    services: Services, player: PlayerRecord, url: str, events: Sequence[str]
+    services: Subscribing, player: PlayerRecord, url: str, events: Sequence[str]
 ) -> tuple[WebhookRecord, str]:
     """A new webhook and its signing secret (shown to the player this once)."""
     wanted = check_events(events)
@@ -74,29 +74,29 @@ def subscribe(
     return record, secret
 
 
-def webhooks_of(services: Services, player: PlayerRecord) -> list[WebhookRecord]:
+def webhooks_of(services: Webhooks, player: PlayerRecord) -> list[WebhookRecord]:
     return sorted(
         services.webhooks.list_webhooks(player.player_id), key=lambda w: (w.created_at, w.webhook_id)
     )
 
 
-def _own(services: Services, player: PlayerRecord, webhook_id: str) -> WebhookRecord:
+def _own(services: Webhooks, player: PlayerRecord, webhook_id: str) -> WebhookRecord:
     record = services.webhooks.get_webhook(player.player_id, check_webhook_id(webhook_id))
     if record is None:
         raise NotFound("webhook_not_found", "there is no such webhook")
     return record
 
 
-def webhook_of(services: Services, player: PlayerRecord, webhook_id: str) -> WebhookRecord:
+def webhook_of(services: Webhooks, player: PlayerRecord, webhook_id: str) -> WebhookRecord:
     return _own(services, player, webhook_id)
 
 
-def unsubscribe(services: Services, player: PlayerRecord, webhook_id: str) -> None:
+def unsubscribe(services: Webhooks, player: PlayerRecord, webhook_id: str) -> None:
     if not services.webhooks.delete_webhook(player.player_id, check_webhook_id(webhook_id)):
         raise NotFound("webhook_not_found", "there is no such webhook")
 
 
-def rotate_secret(services: Services, player: PlayerRecord, webhook_id: str) -> tuple[WebhookRecord, str]:
+def rotate_secret(services: Webhooks, player: PlayerRecord, webhook_id: str) -> tuple[WebhookRecord, str]:
     """A new secret replaces the old one at once; deliveries already queued are signed with the new one."""
     record = _own(services, player, webhook_id)
     secret = new_secret()
@@ -105,6 +105,6 @@ def rotate_secret(services: Services, player: PlayerRecord, webhook_id: str) -> 
     return record, secret
 
 
-def recent_attempts(services: Services, player: PlayerRecord, webhook_id: str) -> list[DeliveryAttempt]:
+def recent_attempts(services: Webhooks, player: PlayerRecord, webhook_id: str) -> list[DeliveryAttempt]:
     record = _own(services, player, webhook_id)
     return services.webhooks.list_delivery_attempts(record.webhook_id, RECENT_ATTEMPTS)

@@ -14,7 +14,6 @@ from aws_lambda_powertools.event_handler.request import Request
 from pydantic import BaseModel
 
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.games import play as games
 from app.games.card_descriptions import card_descriptions
 from app.games.presenters import game_preview, names_in, open_game, round_result
@@ -30,6 +29,7 @@ from app.games.schemas import (
     Rounds,
     TakeVacation,
 )
+from app.services import Services
 from dixit import moves
 from handlers.etags import expected_version, game_etag, matches
 from handlers.http import (

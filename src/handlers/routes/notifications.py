@@ -8,7 +8,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 
-from app.core.services import Services
 from app.games import keyed
 from app.games import play as games
 from app.notify import delivery, my_preferences
@@ -26,6 +25,7 @@ from app.notify.schemas import (
     SetMuted,
     SetPreferences,
 )
+from app.services import Services
 from handlers.http import (
     Adapters,
     Caller,

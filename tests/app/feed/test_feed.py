@@ -6,11 +6,11 @@ import pytest
 
 from app.core.errors import Forbidden, InvalidInput, NotFound
 from app.core.records import GameRecord, PlayerRecord, Visibility
-from app.core.services import Services
 from app.feed import feed
 from app.feed.events import EVENT_ADAPTER, Event
 from app.games import play as games
 from app.players import accounts
+from app.services import Services
 from app.webhooks.dispatch import WebhookMessage, delivery_id
 from app.webhooks.records import WebhookRecord
 from dixit.moves import Join, Leave

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from app.core.records import GameRecord, PlayerRecord, Visibility
-from app.core.services import Services
 from app.games import play as games
 from app.players import accounts as players
+from app.services import Services
 from dixit.moves import Join, Start
 
 

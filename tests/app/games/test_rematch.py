@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from app.core.errors import Conflict, Forbidden
-from app.core.services import Services
 from app.games import play as games
 from app.games.rematch import rematch
 from app.games.rematch_ids import rematch_id
 from app.players import accounts as players
+from app.services import Services
 from dixit.bots import RandomBot
 from dixit.state import Phase
 from dixit.views import view_for

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.services import Services
 from app.notify.delivery import Delivery
+from app.services import Services
 from tests.fakes.mail import RecordingMailer
 from tests.fakes.notify import MemoryNotificationStore
 from tests.fakes.push import MemoryNotifier

@@ -8,13 +8,13 @@ import pytest
 
 from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
 from app.core.records import PlayerRecord, Visibility
-from app.core.services import Services
 from app.games import play as games
 from app.notify import delivery
 from app.notify.channels import Platform
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification
 from app.players import accounts
+from app.services import Services
 from dixit.moves import Join, Start
 from dixit.state import GameState
 from tests.fakes.push import MemoryNotifier

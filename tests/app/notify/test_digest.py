@@ -10,13 +10,13 @@ from datetime import UTC, datetime
 import pytest
 
 from app.core.records import Membership, PlayerRecord, Waiting
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.notify import unsubscribe
 from app.notify.digest import preferences_changed, send_digests
 from app.notify.digest_schedule import DIGEST_SHARDS, next_due
 from app.notify.preferences import NotificationPreferences
 from app.players import accounts
+from app.services import Services
 from dixit.state import Phase
 from tests.fakes.mail import RecordingMailer
 from tests.fakes.mail_ledger import MemoryDigestIndex

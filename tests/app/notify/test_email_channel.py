@@ -8,7 +8,6 @@ from dataclasses import replace
 import pytest
 
 from app.core.records import PlayerRecord, Visibility
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.games import play as games
 from app.notify import unsubscribe
@@ -18,6 +17,7 @@ from app.notify.mail import MailUnavailable
 from app.notify.messages import Kind, Notification, nudge, reminder
 from app.notify.preferences import Channel
 from app.players import accounts
+from app.services import Services
 from dixit.moves import GiveClue, Join, Start, Submit
 from dixit.state import GameState, Phase
 from tests.fakes.mail import RecordingMailer

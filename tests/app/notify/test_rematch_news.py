@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.games import play as games
 from app.games.rematch import rematch
 from app.games.rematch_ids import rematch_id
@@ -16,6 +15,7 @@ from app.notify import holding, my_preferences
 from app.notify.delivery import Delivery, set_game_muted
 from app.notify.messages import Kind, Notification
 from app.notify.web_push import payload_of
+from app.services import Services
 from handlers.game_stream import consume
 from tests.app.games.test_rematch import finished
 from tests.fakes.mail import RecordingMailer

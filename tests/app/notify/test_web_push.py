@@ -12,13 +12,13 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from app.core.errors import Conflict, InvalidInput, NotConfigured, NotFound
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.notify import delivery
 from app.notify.delivery import Delivery
 from app.notify.messages import Kind, Notification
 from app.notify.web_push import MAX_SUBSCRIPTIONS, WebPush, topic_of
 from app.notify.web_push_ports import PushAttempt, PushResult
 from app.players import accounts
+from app.services import Services
 from app.webhooks import ssrf
 from tests.fakes.web_push import RecordingWebPushSender
 from tests.support.clock import START

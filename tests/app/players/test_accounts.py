@@ -9,9 +9,9 @@ import pytest
 
 from app.core.errors import Conflict, NotAuthenticated, VersionConflict
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.players import accounts
+from app.services import Services
 from dixit.errors import InvalidMoveError
 from tests.support.clock import Clock
 

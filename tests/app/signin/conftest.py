@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.services import Services
 from app.core.settings import AppSettings
+from app.services import Services
 from tests.support.clock import Clock
 from tests.support.services import memory_services
 

@@ -11,10 +11,10 @@ import pytest
 
 from app.core.errors import AppError, Conflict, InvalidInput, RateLimited
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.notify.mail import Mail, MailNotConfigured, Suppressed
 from app.players import accounts
+from app.services import Services
 from app.signin import email
 from tests.fakes.mail import RecordingMailer
 from tests.support.clock import Clock

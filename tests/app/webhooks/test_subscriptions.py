@@ -10,9 +10,9 @@ import pytest
 
 from app.core.errors import Conflict, NotFound
 from app.core.records import PlayerRecord
-from app.core.services import Services
 from app.core.settings import AppSettings
 from app.players import accounts
+from app.services import Services
 from app.webhooks import ssrf, subscriptions
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 from app.webhooks.ssrf import UnsafeUrl

@@ -1,6 +1,10 @@
-"""What a use case works with: the settings, one port per feature's storage and channel, and the clock.
+"""What a request's use cases work with: the settings, one port per feature's storage and channel, and
+the clock, gathered for the handlers.
 
-Only protocols: `app.bootstrap` builds the real adapters, tests hand in their doubles.
+Only protocols: `app.bootstrap` builds the real adapters, tests hand in their doubles. No use case names
+this class: each takes the few ports it reads (the bundles in each feature's ports module), which this
+one has, so a handler hands it to any of them. It lives above the features, beside the composition root,
+so that app.core names no feature.
 """
 
 from __future__ import annotations
@@ -8,9 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from app.core import clock as wall_clock
 from app.core.deadline import DEFAULT_SECONDS, Deadline
 
 if TYPE_CHECKING:
@@ -26,10 +31,6 @@ if TYPE_CHECKING:
     from app.notify.web_push_ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(slots=True)
@@ -53,8 +54,8 @@ class Services:
     digests: DigestIndex
     web_push_subscriptions: WebPushStore
     web_push: WebPushSender
-    # Looked up at each call, so a simulation can swap the module's clock for a fake one.
-    clock: Callable[[], datetime] = field(default=lambda: utc_now())
+    # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
+    clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).
     deadline: Deadline = field(default_factory=lambda: Deadline.after(DEFAULT_SECONDS))
     pause: Callable[[float], None] = field(default=time.sleep)

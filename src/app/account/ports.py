@@ -1,0 +1,21 @@
+"""The ports the account's export reads: every feature's, one query each (the composition's Services has
+them all, and so fits)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from app.core.clock import Clock
+from app.games.ports import Described, Games, Inbox
+from app.notify.ports import Notifications
+from app.players.ports import Sessions
+from app.webhooks.ports import Webhooks
+
+if TYPE_CHECKING:
+    from app.notify.web_push_ports import WebPushStore
+
+
+class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Clock, Protocol):
+    """Everything stored about a player: games and rounds, sessions, devices, webhooks, subscriptions."""
+
+    web_push_subscriptions: WebPushStore
