@@ -23,7 +23,7 @@ from card_art.render import render
 from .api.client import Client, Reply
 from .api.helpers import give_clue, storyteller, view
 from .api.json_bot import play_to_the_end
-from .test_local_serve import Served, start_serve, stop
+from .local_stack.test_local_serve import Served, start_serve, stop
 
 
 @dataclass

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 
 TESTS = Path(__file__).resolve().parents[1]
 

@@ -13,8 +13,7 @@ from app.webhooks.subscriptions import subscribe
 from local_stack.queues import QueuePoller
 from tests.api.client import Client
 from tests.support.webhooks import Queues, Receiver
-
-from .test_delivery import start_events
+from tests.webhooks.test_delivery import start_events
 
 
 def in_queue(queues: Queues) -> int:

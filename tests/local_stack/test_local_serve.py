@@ -40,7 +40,7 @@ def child_env() -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     # This checkout's code, as pytest's own pythonpath gives the tests: the venv's editable install may
     # point at another checkout (worktrees sharing one .venv).
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     env["PYTHONPATH"] = os.pathsep.join([str(repo / "src"), str(repo / "tools"), env.get("PYTHONPATH", "")])
     return env
 

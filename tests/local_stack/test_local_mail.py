@@ -1,7 +1,7 @@
 """The local stack's mailbox: what the app sends through SES on the twin, printed and at GET /_local/mail.
 
 The unit tests drive `local_stack.mail` alone; the last ones run `python -m local_stack serve` (as
-tests/test_local_serve.py does) and send through the app's own SES adapter to its twin.
+tests/local_stack/test_local_serve.py does) and send through the app's own SES adapter to its twin.
 """
 
 from __future__ import annotations
