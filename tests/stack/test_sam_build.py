@@ -23,7 +23,7 @@ import pytest
 
 from local_stack.template import functions, load_template
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAM = Path(os.environ.get("DIXIT_SAM") or ROOT / ".venv" / "sam" / "bin" / "sam")
 PRODUCT = {"dixit", "app", "handlers"}
 

@@ -2,9 +2,9 @@
 
 What the stack must be (limits, tracing, least privilege, encryption, dead letters and their alarms,
 throttling, access logs...) is policy, checked on the translated stack by the rules of policies/cfn_lint
-(tests/policies) and by checkov (make lint). What is left here only a test can check: that the template
-and the code agree (routes, settings, S3 prefixes, retry windows, the calls the code makes) and that the
-parameters switch on what they say.
+(tests/stack/policies) and by checkov (make lint). What is left here only a test can check: that the
+template and the code agree (routes, settings, S3 prefixes, retry windows, the calls the code makes) and
+that the parameters switch on what they say.
 """
 
 from __future__ import annotations

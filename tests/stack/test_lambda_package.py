@@ -4,7 +4,7 @@
 copies the product's packages and compiles their bytecode for the runtime. Every library comes from the
 layer the stack builds (DependenciesLayer, layers/dependencies: the run-time closure at constraints.txt's
 versions) and boto3 from the Lambda runtime, so neither the copied tree nor the installed requirements
-may bring dev-only modules or the AWS SDK. tests/test_sam_build.py runs the real `sam build`.
+may bring dev-only modules or the AWS SDK. tests/stack/test_sam_build.py runs the real `sam build`.
 Nor a test double: under src/ each store port (app/<feature>/ports.py) has its DynamoDB adapter and
 nothing else, and the doubles in tests/fakes stay out of the package.
 """
@@ -24,7 +24,7 @@ import pytest
 
 from local_stack.template import functions, load_template
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = {"dixit", "app", "handlers"}
 #: Provided at run time by the dependencies layer or by the python3.13 runtime (boto3).
 PROVIDED = {
@@ -229,7 +229,7 @@ DOUBLE_NAME = re.compile(r"^(Memory|InMemory|Fake|Stub|Dummy)[A-Z]|(Memory|Fake|
 
 
 # Ports of app/<feature>/ports.py that the game table does not hold: S3 and SQS stand behind these, and
-# tests/test_card_links.py and tests/webhooks cover their adapters.
+# tests/app/aws/test_card_links.py and tests/app/webhooks cover their adapters.
 NOT_TABLE_PORTS = frozenset({"ObjectStore", "WebhookQueue"})
 
 
