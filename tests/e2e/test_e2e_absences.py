@@ -19,8 +19,8 @@ import pytest
 from local_stack.invoke import configure_aws_environment
 from local_stack.schedules import scheduled_event
 
-from .api.json_bot import play_to_the_end
-from .local_stack.test_local_serve import Served, child_env, start_serve, stop
+from ..api.json_bot import play_to_the_end
+from ..local_stack.test_local_serve import Served, child_env, start_serve, stop
 from .test_e2e_http import HttpClient
 
 SWEEP = (

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from .api.helpers import lobby, storyteller
-from .local_stack.test_local_serve import Served, child_env, get, start_serve, stop
+from ..api.helpers import lobby, storyteller
+from ..local_stack.test_local_serve import Served, child_env, get, start_serve, stop
 from .test_e2e_http import HttpClient
 
 Mail = dict[str, Any]

@@ -20,10 +20,10 @@ from PIL import Image
 
 from card_art.render import render
 
-from .api.client import Client, Reply
-from .api.helpers import give_clue, storyteller, view
-from .api.json_bot import play_to_the_end
-from .local_stack.test_local_serve import Served, start_serve, stop
+from ..api.client import Client, Reply
+from ..api.helpers import give_clue, storyteller, view
+from ..api.json_bot import play_to_the_end
+from ..local_stack.test_local_serve import Served, start_serve, stop
 
 
 @dataclass
@@ -234,7 +234,7 @@ def test_a_custom_deck_uploaded_through_presigned_posts_is_ingested_dealt_and_de
         assert (image.format, image.size) == ("WEBP", (400, 600))
 
 
-WALKTHROUGH = Path(__file__).resolve().parents[1] / "examples" / "walkthrough.sh"
+WALKTHROUGH = Path(__file__).resolve().parents[2] / "examples" / "walkthrough.sh"
 
 
 def test_the_readme_shows_the_walkthrough_script_verbatim() -> None:
