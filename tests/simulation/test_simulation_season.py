@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.simulation import Season, played_in_memory, run_in_memory
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _report_in_a_fresh_process(hash_seed: str) -> dict[str, object]:
