@@ -20,9 +20,9 @@ from app.feed.events import EVENT_ADAPTER, EVENT_TYPES
 
 from ..api.client import Client
 from ..api.json_bot import JsonBot
+from ..app.webhooks.test_signing import readme_verify
 from ..local_http import Quiet, serving
 from ..local_stack.test_local_serve import Served, start_serve, stop
-from ..webhooks.test_signing import readme_verify
 from .test_e2e_http import HttpClient
 
 WAIT_SECONDS = 90.0  # only stops a hung test; nothing here is timed

@@ -12,8 +12,8 @@ from app.webhooks.dispatch import enqueue_events
 from app.webhooks.subscriptions import subscribe
 from local_stack.queues import QueuePoller
 from tests.api.client import Client
+from tests.app.webhooks.test_delivery import start_events
 from tests.support.webhooks import Queues, Receiver
-from tests.webhooks.test_delivery import start_events
 
 
 def in_queue(queues: Queues) -> int:

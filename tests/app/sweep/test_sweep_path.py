@@ -15,7 +15,7 @@ from app.players import accounts as players
 from app.sweep import sweep
 from dixit.moves import Join, Start
 
-from .staging import Interleaved
+from ..staging import Interleaved
 
 HOUR = 3_600
 

@@ -20,7 +20,7 @@ from app.aws.s3 import S3ObjectStore
 from app.decks.card_images import CardImages, image_key
 
 WINDOW = 3_600
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 @pytest.fixture(autouse=True)

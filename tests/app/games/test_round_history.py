@@ -18,7 +18,12 @@ from dixit.settings import cards_to_submit
 from dixit.state import GameState, RoundResult
 from tests.support.stream import GameStream
 
+from .. import every_store
 from .test_play import current, lobby, register
+
+# On every Store adapter, as tests/app/conftest.py gives it, not this folder's in-memory `services`: a
+# fixture of the module takes precedence over the folder's.
+services = every_store.services
 
 
 def _start(services: Services, seats: list[PlayerRecord]) -> GameRecord:

@@ -22,7 +22,7 @@ from app.aws import clients as aws_clients
 from app.aws import snapstart
 from tests.support.aws import ENVIRONMENT, forget_clients_and_settings
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 TOOLS = SRC.parent / "tools"
 
 

@@ -12,6 +12,12 @@ from app.core.errors import Conflict, NotAuthenticated, StoreUnavailable
 from app.core.services import Services
 from app.players import accounts
 
+from .. import every_store
+
+# On every Store adapter, as tests/app/conftest.py gives it, not this folder's in-memory `services`: a
+# fixture of the module takes precedence over the folder's.
+services = every_store.services
+
 
 def bearer(token: str) -> str:
     return f"Bearer {token}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from app.webhooks.signing import REPLAY_WINDOW_SECONDS, sign, verify
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 SECRET = "whsec_test"
 BODY = b'{"type":"turn.owed","you_owe":true}'
 

@@ -9,8 +9,7 @@ from app.notify.messages import Kind, Notification, changes, nudge, reminder, ti
 from dixit.moves import Submit
 from dixit.state import GameState, Phase
 from dixit.views import waiting_for
-
-from .rules.helpers import (
+from tests.rules.helpers import (
     act,
     bot_game,
     give_clue,
@@ -21,7 +20,7 @@ from .rules.helpers import (
     storyteller,
     submission_size,
 )
-from .rules.test_timeouts import silent_twice
+from tests.rules.test_timeouts import silent_twice
 
 
 def number(state: GameState) -> int | None:

@@ -23,7 +23,12 @@ from dixit.moves import GiveClue, Join, Leave, Start, Submit, Vote
 from dixit.state import EndReason, Phase
 from tests.support.stream import GameStream
 
-from .staging import Interleaved
+from .. import every_store
+from ..staging import Interleaved
+
+# On every Store adapter, as tests/app/conftest.py gives it, not this folder's in-memory `services`: a
+# fixture of the module takes precedence over the folder's.
+services = every_store.services
 
 
 def register(services: Services, count: int) -> list[PlayerRecord]:

@@ -154,7 +154,7 @@ def test_the_committed_json_schema_of_the_events_is_the_one_the_models_generate(
 
     from app.feed.events import json_schema
 
-    committed = Path(__file__).resolve().parents[2] / "docs" / "webhook-events.schema.json"
+    committed = Path(__file__).resolve().parents[3] / "docs" / "webhook-events.schema.json"
     assert committed.read_text(encoding="utf-8") == json_schema(), "run `make openapi`"
 
 

@@ -14,7 +14,7 @@ from app.notify.mail_events import addresses_to_suppress
 from tests.api.client import FakeContext
 from tests.support.aws import TABLE, empty_table, moto_game_table
 
-EVENTS = Path(__file__).parent.parent / "events" / "mail_events"
+EVENTS = Path(__file__).resolve().parents[3] / "events" / "mail_events"
 
 
 @pytest.fixture(scope="module")
