@@ -24,7 +24,7 @@ $(CHECKOV)/.installed: policies/checkov-constraints.txt
 	$(CHECKOV)/bin/python -m pip install --quiet -c policies/checkov-constraints.txt checkov
 	@touch $@
 
-# SAM CLI pins boto3, pydantic and click too: its own venv, for `sam build` in the tests (tests/test_sam_build.py).
+# SAM CLI pins boto3, pydantic and click too: its own venv, for `sam build` in the tests (tests/stack/test_sam_build.py).
 SAM := $(VENV)/sam
 $(SAM)/.installed: layers/sam-cli-constraints.txt
 	@test -x $(SAM)/bin/python || $(PYTHON) -m venv $(SAM)

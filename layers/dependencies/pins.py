@@ -3,7 +3,7 @@
 The functions run exactly the versions the tests ran: every distribution the product needs at run time
 (pyproject's `dependencies` and what they require, for python3.13 on Linux) at the version constraints.txt
 pins. boto3 and botocore are left to the Lambda runtime (see docs/deploying.md). `make lock` rewrites
-layers/dependencies/requirements.txt with this; tests/test_lambda_package.py checks it is in step.
+layers/dependencies/requirements.txt with this; tests/stack/test_lambda_package.py checks it is in step.
 
 Run it with the environment `make install` built (it reads the installed distributions' metadata).
 """

@@ -6,9 +6,9 @@ matching, parameter resolution and two validation passes written for any route (
 "Handler floor"). These routes need none of that generality. They stay registered on the resolver, which
 describes them (OpenAPI) and answers whatever this lane declines. The lane validates requests with the
 same models, runs the same route code (`routes.games.play_move` and `look`) and maps errors with the same
-functions (handlers.problems), so a request gets the same answer either way: tests/api/test_hot_routes.py
+functions (handlers.problems), so a request gets the same answer either way: tests/api/http/test_hot_routes.py
 sends each one both ways and compares. Unlike the resolver it does not validate the answer again against
-GameOut: the tests prove that game_body always builds exactly that (tests/app/test_game_body.py).
+GameOut: the tests prove that game_body always builds exactly that (tests/app/games/test_game_body.py).
 
 The lane declines (None) whenever the answer would be about the request's form, so every 400 and 422
 for malformed input is still worded in one place: a body or header the models refuse, a header sent
@@ -121,8 +121,8 @@ def answer(
             return None
         if response.status_code < 300 and response.body is not None:
             # Not validated again, as the resolver would: the body is game_body's, which the tests prove
-            # is GameOut's JSON for every state of generated games (tests/app/test_game_body.py), and the
-            # check cost a twentieth of a move. pydantic-core writes it (UTF-8, no \u escapes).
+            # is GameOut's JSON for every state of generated games (tests/app/games/test_game_body.py),
+            # and the check cost a twentieth of a move. pydantic-core writes it (UTF-8, no \u escapes).
             response.body = pydantic_core.to_json(response.body).decode()
     except NotModified as unchanged:
         response = unchanged.response()

@@ -13,7 +13,7 @@ from dixit_bots.__main__ import main
 from dixit_bots.api import HttpTransport, Player
 from dixit_bots.game import Table, play
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 
 pytestmark = pytest.mark.e2e
 

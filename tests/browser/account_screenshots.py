@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..test_local_serve import start_serve, stop
+from ..local_stack.test_local_serve import start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, open_account
 from .web import PHONE, WebPlayer, chromium, screenshot
 

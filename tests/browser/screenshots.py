@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..test_local_serve import start_serve, stop
+from ..local_stack.test_local_serve import start_serve, stop
 from .web import PHONE, WebPlayer, api_call, chromium, screenshot, static_site
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Request
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, focused_id, open_account
 from .web import PHONE, WebPlayer, api_call, chromium
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Route
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 from .web import PHONE, WebPlayer, api_call, chromium, hands, play_to_the_end, settled_rounds, static_site
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 from .web import PHONE, WebPlayer, api_call, chromium
 
 pytestmark = pytest.mark.browser

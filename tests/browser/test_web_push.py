@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 from .web import PHONE, WebPlayer, api_call, chromium
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,7 @@ import pytest
 from dixit_bots.api import HttpTransport, Player
 from dixit_bots.game import new_table, play
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 from .web import PHONE, WebPlayer, api_call, chromium
 
 pytestmark = pytest.mark.browser

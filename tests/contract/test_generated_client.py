@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "dixit_client"

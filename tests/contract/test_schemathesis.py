@@ -3,7 +3,7 @@ the local stack over HTTP on 127.0.0.1, must find nothing.
 
 Bounded: a few examples per operation (SCHEMATHESIS_MAX_EXAMPLES) and a fixed seed, so a failure
 replays. Strings are ASCII: the schema cannot state the UTF-8 byte limits or unassigned code points,
-which the rules refuse with their own codes (tests/api/test_hostile_input.py covers them).
+which the rules refuse with their own codes (tests/api/http/test_hostile_input.py covers them).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ..test_local_serve import Served, start_serve, stop
+from ..local_stack.test_local_serve import Served, start_serve, stop
 
 TESTS = Path(__file__).resolve().parents[1]
 

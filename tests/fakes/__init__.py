@@ -2,5 +2,5 @@
 
 One module per feature: games (GameStore, InboxStore), players, webhooks, feed, decks, notify. Doubles
 of ports that read one another's items in the real table share a `table.MemoryTable`.
-tests/test_lambda_package.py proves none of them reaches a Lambda package.
+tests/stack/test_lambda_package.py proves none of them reaches a Lambda package.
 """

@@ -1,4 +1,5 @@
-"""Fixtures of the moto-backed tests, shared by the conftests of tests/api and tests/webhooks.
+"""Fixtures of the moto-backed tests, shared by the conftests of tests/api, tests/app/webhooks and
+tests/local_stack.
 
 A conftest imports the ones its directory uses (`from tests.support.aws_fixtures import aws`); test
 modules never import fixtures, nor anything from a conftest.

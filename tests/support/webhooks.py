@@ -1,6 +1,6 @@
 """What the webhook tests talk to: a scripted HTTP receiver, the delivery queues, and SQS's event shape.
 
-The fixtures that start them (`receiver`, `queues`) are in tests/webhooks/conftest.py.
+The fixtures that start them (`receiver`, `queues`) are in tests/support/webhook_fixtures.py.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def refusal(services: Services, authorization: str | None) -> str:
 class LostAnswers:
     """A PlayerStore whose writes land but whose answers are lost: the retried write is refused.
 
-    (A rotation's lost answer, now the session store's, is tested in tests/app/test_sessions.py.)
+    (A rotation's lost answer, now the session store's, is tested in tests/app/players/test_sessions.py.)
     """
 
     def __init__(self, inner: Any) -> None:
