@@ -253,8 +253,11 @@ class StoreClass:
 
 
 def node_is_table_port(node: ast.stmt) -> bool:
+    # Only a `…Store` Protocol is a table port: the others are the narrow bundles use cases take
+    # (Games, Opening, WallClock …), which name the stores they reach rather than define methods.
     return (
         isinstance(node, ast.ClassDef)
+        and node.name.endswith("Store")
         and any(ast.unparse(b) == "Protocol" for b in node.bases)
         and node.name not in NOT_TABLE_PORTS
     )
