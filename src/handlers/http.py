@@ -46,19 +46,23 @@ def services(request: Request) -> Services:
 @hinted
 def caller(request: Request) -> PlayerRecord:
     """The player lambda_handler authenticated before routing (every route but the public ones)."""
-    player: PlayerRecord | None = request.context.get("player")
-    if player is None:
-        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    player: PlayerRecord = _authenticated(request, "player")
     return player
 
 
 @hinted
 def signed_in(request: Request) -> SignedIn:
     """The caller and the session of their token (what the session routes act on)."""
-    signed: SignedIn | None = request.context.get("signed")
-    if signed is None:
-        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    signed: SignedIn = _authenticated(request, "signed")
     return signed
+
+
+def _authenticated(request: Request, name: str) -> Any:
+    """What lambda_handler put in the context under `name` once the token checked out; 401 without it."""
+    found = request.context.get(name)
+    if found is None:
+        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    return found
 
 
 Adapters = Annotated[Services, Depends(services)]
