@@ -228,6 +228,12 @@ def no_store_response(request: Request, model: BaseModel, status: int, where: st
     return json_response(model, status=status, headers=headers)
 
 
+def new_token_answer(request: Request, shown: BaseModel) -> Response[Any]:
+    """The 201 that shows a new token (once), at /players/me: a register, a rotation, a sign-in."""
+    # A token must not linger in a shared cache or the browser's history of responses.
+    return no_store_response(request, shown, 201, "/players/me")
+
+
 def request_key(
     request: Request, player: PlayerRecord, key: str | None, body: BaseModel | None
 ) -> RequestKey | None:
