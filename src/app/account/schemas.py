@@ -11,7 +11,7 @@ from app.decks.card_images import CardImages
 from app.games.presenters import names_in, round_result
 from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
-from app.notify.schemas import DeviceOut, PreferencesOut
+from app.notify.schemas import DeviceOut, PreferencesOut, device_out
 from app.notify.web_push_schemas import ENDPOINT, WebPushSubscriptionOut
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
@@ -169,10 +169,7 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
             )
             for s in data.sessions
         ],
-        devices=[
-            DeviceOut(device_id=d.device_id, platform=d.platform, registered_at=d.registered_at)
-            for d in data.devices
-        ],
+        devices=[device_out(d) for d in data.devices],
         webhooks=[webhook_out(w) for w in data.webhooks],
         preferences=ExportedPreferences.model_validate(
             {**to_body(data.preferences), "muted_games": sorted(data.preferences.muted_games)}
