@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dixit.errors import IllegalMoveError
 from dixit.guards import IN_PLAY, require_member, require_newcomer, require_phase
 from dixit.moves import OfferSeat, RemovePlayer, TakeSeat
 from dixit.settings import MIN_PLAYERS
-from dixit.state import CardResult, GameState, RoundResult
+from dixit.state import GameState, RoundResult
 from dixit.text import check_name
 
 
@@ -94,17 +96,14 @@ def drop_leavers(state: GameState, storyteller_id: str) -> str:
 
 
 def _without(result: RoundResult, gone: set[str]) -> RoundResult:
-    return RoundResult(
-        number=result.number,
-        storyteller_id=result.storyteller_id,
-        clue=result.clue,
-        storyteller_card=result.storyteller_card,
+    """The reveal with the players in `gone` taken out of it (the round, clue and cards stay)."""
+    return replace(
+        result,
         cards=tuple(
-            CardResult(
-                c.card_id,
-                "" if c.owner_id in gone else c.owner_id,
-                tuple(v for v in c.voter_ids if v not in gone),
-                c.autoplayed,
+            replace(
+                c,
+                owner_id="" if c.owner_id in gone else c.owner_id,
+                voter_ids=tuple(v for v in c.voter_ids if v not in gone),
             )
             for c in result.cards
         ),

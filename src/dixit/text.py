@@ -4,6 +4,7 @@ bytes, and free of characters that can hide or rearrange what other players read
 from __future__ import annotations
 
 import unicodedata
+from typing import NamedTuple
 
 from dixit.errors import InvalidMoveError
 from dixit.limits import (
@@ -75,10 +76,7 @@ def name_key(name: str) -> str:
 def check_name(name: object) -> str:
     cleaned = _label(name)
     if problem := _label_problem(cleaned, "a player name"):
-        blank, reason = problem
-        if blank:
-            raise InvalidMoveError("blank_name", reason)
-        raise InvalidMoveError("name_too_long", reason)
+        raise InvalidMoveError("blank_name" if problem.blank else "name_too_long", problem.reason)
     return cleaned
 
 
@@ -103,10 +101,7 @@ def check_device(device: object) -> str:
     """A device label, held to a player name's rules, with codes of its own."""
     cleaned = _label(device)
     if problem := _label_problem(cleaned, "a device label"):
-        blank, reason = problem
-        if blank:
-            raise InvalidMoveError("blank_device", reason)
-        raise InvalidMoveError("device_too_long", reason)
+        raise InvalidMoveError("blank_device" if problem.blank else "device_too_long", problem.reason)
     return cleaned
 
 
@@ -124,16 +119,20 @@ def _label(text: object) -> str:
     return text.strip() if isinstance(text, str) else ""
 
 
-def _label_problem(cleaned: str, what: str) -> tuple[bool, str] | None:
-    """What is wrong with a trimmed name-like label, if anything: (True, why) when it is blank or shows
-    nothing, (False, why) when it is too long; None when it is fine. The caller raises with its own
-    error codes (literal at the raise, so tests/rules/test_errors.py can list every code)."""
+class _LabelProblem(NamedTuple):
+    blank: bool  # blank or showing nothing; else too long
+    reason: str
+
+
+def _label_problem(cleaned: str, what: str) -> _LabelProblem | None:
+    """What is wrong with a trimmed name-like label, if anything; None when it is fine. The caller raises
+    with its own error codes (literal at the raise, so tests/rules/test_errors.py can list every code)."""
     if not cleaned:
-        return True, f"{what} cannot be blank"
+        return _LabelProblem(blank=True, reason=f"{what} cannot be blank")
     if reason := _label_too_long(cleaned, what):
-        return False, reason
+        return _LabelProblem(blank=False, reason=reason)
     if not visible(cleaned):
-        return True, f"{what} needs at least one visible character"
+        return _LabelProblem(blank=True, reason=f"{what} needs at least one visible character")
     return None
 
 

@@ -46,19 +46,23 @@ def services(request: Request) -> Services:
 @hinted
 def caller(request: Request) -> PlayerRecord:
     """The player lambda_handler authenticated before routing (every route but the public ones)."""
-    player: PlayerRecord | None = request.context.get("player")
-    if player is None:
-        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    player: PlayerRecord = _authenticated(request, "player")
     return player
 
 
 @hinted
 def signed_in(request: Request) -> SignedIn:
     """The caller and the session of their token (what the session routes act on)."""
-    signed: SignedIn | None = request.context.get("signed")
-    if signed is None:
-        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    signed: SignedIn = _authenticated(request, "signed")
     return signed
+
+
+def _authenticated(request: Request, name: str) -> Any:
+    """What lambda_handler put in the context under `name` once the token checked out; 401 without it."""
+    found = request.context.get(name)
+    if found is None:
+        raise NotAuthenticated("missing_token", "send 'Authorization: Bearer <token>'")
+    return found
 
 
 Adapters = Annotated[Services, Depends(services)]
@@ -222,6 +226,12 @@ def no_store_response(request: Request, model: BaseModel, status: int, where: st
     Location of `where`."""
     headers = {"Location": location(request, where), "Cache-Control": "no-store"}
     return json_response(model, status=status, headers=headers)
+
+
+def new_token_answer(request: Request, shown: BaseModel) -> Response[Any]:
+    """The 201 that shows a new token (once), at /players/me: a register, a rotation, a sign-in."""
+    # A token must not linger in a shared cache or the browser's history of responses.
+    return no_store_response(request, shown, 201, "/players/me")
 
 
 def request_key(

@@ -11,8 +11,8 @@ from app.decks.card_images import CardImages
 from app.games.presenters import names_in, round_result
 from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
-from app.notify.schemas import DeviceOut, PreferencesOut
-from app.notify.web_push_schemas import ENDPOINT, WebPushSubscriptionOut
+from app.notify.schemas import DeviceOut, PreferencesOut, device_out
+from app.notify.web_push_schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 
@@ -169,22 +169,11 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
             )
             for s in data.sessions
         ],
-        devices=[
-            DeviceOut(device_id=d.device_id, platform=d.platform, registered_at=d.registered_at)
-            for d in data.devices
-        ],
+        devices=[device_out(d) for d in data.devices],
         webhooks=[webhook_out(w) for w in data.webhooks],
         preferences=ExportedPreferences.model_validate(
             {**to_body(data.preferences), "muted_games": sorted(data.preferences.muted_games)}
         ),
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
-        web_push=[
-            WebPushSubscriptionOut(
-                subscription_id=w.subscription_id,
-                endpoint=w.endpoint,
-                expiration_time=w.expiration_time,
-                created_at=w.created_at,
-            )
-            for w in data.web_push_subscriptions
-        ],
+        web_push=[subscription_out(w) for w in data.web_push_subscriptions],
     )

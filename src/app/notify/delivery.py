@@ -72,11 +72,8 @@ class Delivery:
     def deliver(self, notification: Notification) -> Outcome:
         """To the topic and the player's wanted channels, unless muted; held inside their quiet hours."""
         preferences = self.store.preferences(notification.player_id)
-        if any(preferences.mutes(game_id) for game_id in notification.about):
-            count("NotificationsMuted")
-            return Outcome.MUTED
-        if self._held(notification, preferences):
-            return Outcome.HELD
+        if withheld := self._withheld(notification, preferences):
+            return withheld
         return self._send(notification, preferences)
 
     def deliver_all(self, notifications: Iterable[Notification]) -> Counter[Outcome]:
@@ -91,11 +88,8 @@ class Delivery:
         if notification.kind is not Kind.REMINDER:
             raise ValueError(f"send_reminder sends reminders, not {notification.kind}")
         preferences = self.store.preferences(notification.player_id)
-        if any(preferences.mutes(game_id) for game_id in notification.about):
-            count("NotificationsMuted")
-            return Outcome.MUTED
-        if self._held(notification, preferences):
-            return Outcome.HELD
+        if withheld := self._withheld(notification, preferences):
+            return withheld
         if not self.store.claim_reminder(
             notification.player_id,
             now=self.now_epoch(),
@@ -111,6 +105,16 @@ class Delivery:
         if notification.kind is Kind.REMINDER and notification.nudged_by is None:
             return self.send_reminder(notification)
         return self.deliver(notification)
+
+    def _withheld(self, notification: Notification, preferences: NotificationPreferences) -> Outcome | None:
+        """MUTED when the player muted a game it is about, HELD (stored) inside their quiet hours; None
+        when it may go out now."""
+        if any(preferences.mutes(game_id) for game_id in notification.about):
+            count("NotificationsMuted")
+            return Outcome.MUTED
+        if self._held(notification, preferences):
+            return Outcome.HELD
+        return None
 
     def _held(self, notification: Notification, preferences: NotificationPreferences) -> bool:
         quiet = preferences.seat_quiet

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from app.core.examples import GAME_ID, PLAYER_ID, STAMP
 from app.core.schema_base import Request, Schema, doc
 from app.notify.channels import Platform
+
+if TYPE_CHECKING:
+    # Only named in a signature: the ports (and the game ports they import) stay out of this module's import.
+    from app.notify.ports import Device
 
 DEVICE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 
@@ -25,6 +31,11 @@ class DeviceOut(Schema):
     device_id: str = doc("The id the client chose for this device", "phone-1")
     platform: Platform = doc("Its push service", "fcm")
     registered_at: str = doc("When the token was last registered", STAMP)
+
+
+def device_out(device: Device) -> DeviceOut:
+    """A push device as its owner sees it (never its endpoint)."""
+    return DeviceOut(device_id=device.device_id, platform=device.platform, registered_at=device.registered_at)
 
 
 class Devices(Schema):

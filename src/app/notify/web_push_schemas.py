@@ -6,6 +6,7 @@ from pydantic import ConfigDict, Field
 
 from app.core.examples import STAMP
 from app.core.schema_base import Request, Schema, doc
+from app.notify.web_push_ports import WebPushSubscription
 
 SUBSCRIPTION_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 ENDPOINT = "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH"
@@ -48,6 +49,16 @@ class WebPushSubscriptionOut(Schema):
     endpoint: str = doc("Its push service URL", ENDPOINT)
     expiration_time: int | None = doc("When it expires (epoch milliseconds), or null", None)
     created_at: str = doc("When it was first stored", STAMP)
+
+
+def subscription_out(subscription: WebPushSubscription) -> WebPushSubscriptionOut:
+    """A browser subscription as its owner sees it (never its keys)."""
+    return WebPushSubscriptionOut(
+        subscription_id=subscription.subscription_id,
+        endpoint=subscription.endpoint,
+        expiration_time=subscription.expiration_time,
+        created_at=subscription.created_at,
+    )
 
 
 class WebPushSubscriptions(Schema):

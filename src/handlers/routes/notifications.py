@@ -12,7 +12,6 @@ from app.games import keyed
 from app.games import play as games
 from app.notify import delivery, my_preferences
 from app.notify.delivery import Delivery
-from app.notify.ports import Device
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import (
     DEVICE_ID_PATTERN,
@@ -24,6 +23,7 @@ from app.notify.schemas import (
     RegisterDevice,
     SetMuted,
     SetPreferences,
+    device_out,
 )
 from app.services import Services
 from handlers.http import (
@@ -52,10 +52,6 @@ def _delivery(adapters: Services) -> Delivery:
     return Delivery.of(adapters)
 
 
-def _device_out(device: Device) -> DeviceOut:
-    return DeviceOut(device_id=device.device_id, platform=device.platform, registered_at=device.registered_at)
-
-
 @endpoint(
     "registerDevice",
     summary="Register this device for push (501 push_not_configured when the platform is not set up)",
@@ -77,7 +73,7 @@ def put_device(
         _delivery(adapters), player, device_id, body.platform, body.push_token
     )
     where = f"/players/me/devices/{device.device_id}"
-    return put_response(request, _device_out(device), is_new=is_new, where=where)
+    return put_response(request, device_out(device), is_new=is_new, where=where)
 
 
 @endpoint(
@@ -87,7 +83,7 @@ def put_device(
 )
 def get_devices(player: Caller, adapters: Adapters) -> Response[Devices]:
     found = delivery.list_devices(_delivery(adapters), player)
-    return json_response(Devices(devices=[_device_out(d) for d in found]))
+    return json_response(Devices(devices=[device_out(d) for d in found]))
 
 
 @endpoint(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -32,8 +32,8 @@ from handlers.http import (
     created,
     done,
     json_response,
+    new_token_answer,
     no_content,
-    no_store_response,
     poll_headers,
     source_ip,
 )
@@ -52,12 +52,7 @@ endpoint = Endpoints()
 def register(request: Request, body: CreatePlayer, adapters: Adapters) -> Response[PlayerCreated]:
     rates.claim(adapters, rates.REGISTRATIONS_PER_SOURCE, rates.source_key(source_ip(request)))
     record, token = players.register(adapters, body.name, body.device)
-    return _token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
-
-
-def _token_answer(request: Request, shown: PlayerCreated) -> Response[Any]:
-    # A token must not linger in a shared cache or the browser's history of responses.
-    return no_store_response(request, shown, 201, "/players/me")
+    return new_token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
 
 
 @endpoint(
@@ -74,7 +69,7 @@ def rotate_token(
     request: Request, signed: Signed, adapters: Adapters, key: IdempotencyKey = None
 ) -> Response[PlayerCreated]:
     record, token = players.rotate_token(adapters, signed, key)
-    return _token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
+    return new_token_answer(request, PlayerCreated(player_id=record.player_id, name=record.name, token=token))
 
 
 @endpoint(

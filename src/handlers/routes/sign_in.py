@@ -22,6 +22,7 @@ from handlers.http import (
     accepted,
     created,
     json_response,
+    new_token_answer,
     no_store_response,
     source_ip,
 )
@@ -102,5 +103,4 @@ def verify_sign_in(request: Request, body: VerifySignIn, adapters: Adapters) -> 
         adapters, body.email, body.code, body.device, source_ip(request)
     )
     shown = SignedIn(player_id=player.player_id, name=player.name, session_id=session.session_id, token=token)
-    # A token must not linger in a shared cache or the browser's history of responses.
-    return no_store_response(request, shown, 201, "/players/me")
+    return new_token_answer(request, shown)

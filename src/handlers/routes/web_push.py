@@ -9,13 +9,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 
 from app.notify.web_push import WebPush
-from app.notify.web_push_ports import WebPushSubscription
 from app.notify.web_push_schemas import (
     SUBSCRIPTION_ID_PATTERN,
     PutWebPushSubscription,
     WebPushKey,
     WebPushSubscriptionOut,
     WebPushSubscriptions,
+    subscription_out,
 )
 from handlers.http import Adapters, Caller, created, done, json_response, no_content, put_response
 from handlers.problems import answers
@@ -23,15 +23,6 @@ from handlers.route_table import Endpoints
 
 endpoint = Endpoints()
 SubscriptionId = Annotated[str, Path(pattern=SUBSCRIPTION_ID_PATTERN)]
-
-
-def _out(subscription: WebPushSubscription) -> WebPushSubscriptionOut:
-    return WebPushSubscriptionOut(
-        subscription_id=subscription.subscription_id,
-        endpoint=subscription.endpoint,
-        expiration_time=subscription.expiration_time,
-        created_at=subscription.created_at,
-    )
 
 
 @endpoint(
@@ -78,7 +69,7 @@ def put_web_push_subscription(
         now=adapters.clock(),
     )
     where = f"/players/me/web-push/{subscription_id}"
-    return put_response(request, _out(stored), is_new=is_new, where=where)
+    return put_response(request, subscription_out(stored), is_new=is_new, where=where)
 
 
 @endpoint(
@@ -88,7 +79,7 @@ def put_web_push_subscription(
 )
 def get_web_push_subscriptions(player: Caller, adapters: Adapters) -> Response[WebPushSubscriptions]:
     found = WebPush.of(adapters).subscriptions(player)
-    return json_response(WebPushSubscriptions(subscriptions=[_out(s) for s in found]))
+    return json_response(WebPushSubscriptions(subscriptions=[subscription_out(s) for s in found]))
 
 
 @endpoint(

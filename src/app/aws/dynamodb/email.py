@@ -168,10 +168,8 @@ class DynamoEmailStore(TableAdapter):
         return _code_from(item)
 
     def use_sign_in_code(self, address: str, code_hash: str, *, now: int, max_attempts: int) -> bool:
-        return written_if_condition_held(
-            self.client.delete_item,
-            TableName=self.table_name,
-            Key=sign_in_key(address),
+        return self.conditional_delete(
+            sign_in_key(address),
             ConditionExpression="code_hash = :hash AND attempts < :max AND expires_at > :now",
             ExpressionAttributeValues={
                 ":hash": {"S": code_hash},
@@ -182,10 +180,8 @@ class DynamoEmailStore(TableAdapter):
 
     def count_wrong_code(self, key: CodeKey, code_hash: str, *, max_attempts: int) -> None:
         # A lost race (the code replaced, or worn out already) leaves it as it is.
-        written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key=_code_key(key),
+        self.conditional_update(
+            _code_key(key),
             UpdateExpression="ADD attempts :one",
             ConditionExpression="code_hash = :hash AND attempts < :max",
             ExpressionAttributeValues={
@@ -198,10 +194,8 @@ class DynamoEmailStore(TableAdapter):
     # Limits: one conditional write each, so concurrent requests cannot both take the last slot.
 
     def claim_slot(self, scope: str, key: str, *, window: int, limit: int, expires_at: int) -> bool:
-        return written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key={"pk": {"S": f"LIMIT#{scope}#{key}"}, "sk": {"S": f"W#{window}"}},
+        return self.conditional_update(
+            {"pk": {"S": f"LIMIT#{scope}#{key}"}, "sk": {"S": f"W#{window}"}},
             UpdateExpression="SET expires_at = :expires ADD hits :one",
             ConditionExpression="attribute_not_exists(hits) OR hits < :limit",
             ExpressionAttributeValues={

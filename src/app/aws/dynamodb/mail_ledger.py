@@ -42,28 +42,21 @@ class DynamoMailLedger(TableAdapter):
         return {"pk": _player_pk(player_id), "sk": {"S": f"MAIL#{slot}"}}
 
     def claim_mail(self, player_id: str, slot: str, dedupe_id: str, *, now: int, window_seconds: int) -> bool:
-        try:
-            self.client.update_item(
-                TableName=self.table_name,
-                Key=self._claim_key(player_id, slot),
-                UpdateExpression="SET claimed_at = :now, dedupe_id = :id, sent = :no, expires_at = :expires",
-                ConditionExpression=(
-                    "attribute_not_exists(claimed_at) OR claimed_at <= :cutoff"
-                    " OR (dedupe_id = :id AND sent = :no)"
-                ),
-                ExpressionAttributeValues={
-                    ":now": {"N": str(now)},
-                    ":cutoff": {"N": str(now - window_seconds)},
-                    ":id": {"S": dedupe_id},
-                    ":no": {"BOOL": False},
-                    ":expires": {"N": str(now + window_seconds + _DAY)},
-                },
-            )
-        except ClientError as error:
-            if is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return self.conditional_update(
+            self._claim_key(player_id, slot),
+            UpdateExpression="SET claimed_at = :now, dedupe_id = :id, sent = :no, expires_at = :expires",
+            ConditionExpression=(
+                "attribute_not_exists(claimed_at) OR claimed_at <= :cutoff"
+                " OR (dedupe_id = :id AND sent = :no)"
+            ),
+            ExpressionAttributeValues={
+                ":now": {"N": str(now)},
+                ":cutoff": {"N": str(now - window_seconds)},
+                ":id": {"S": dedupe_id},
+                ":no": {"BOOL": False},
+                ":expires": {"N": str(now + window_seconds + _DAY)},
+            },
+        )
 
     def _settle(self, player_id: str, slot: str, dedupe_id: str, **update: Any) -> None:
         try:

@@ -123,22 +123,15 @@ class DynamoNotificationStore(TableAdapter):
 
     def claim_reminder(self, player_id: str, *, now: int, window_seconds: int) -> bool:
         """Take the player's reminder slot unless they had one in the last `window_seconds`."""
-        try:
-            self.client.update_item(
-                TableName=self.table_name,
-                Key=_notify_key(player_id),
-                UpdateExpression="SET last_reminder_at = :now",
-                ConditionExpression="attribute_not_exists(last_reminder_at) OR last_reminder_at <= :cutoff",
-                ExpressionAttributeValues={
-                    ":now": {"N": str(now)},
-                    ":cutoff": {"N": str(now - window_seconds)},
-                },
-            )
-        except ClientError as error:
-            if is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return self.conditional_update(
+            _notify_key(player_id),
+            UpdateExpression="SET last_reminder_at = :now",
+            ConditionExpression="attribute_not_exists(last_reminder_at) OR last_reminder_at <= :cutoff",
+            ExpressionAttributeValues={
+                ":now": {"N": str(now)},
+                ":cutoff": {"N": str(now - window_seconds)},
+            },
+        )
 
     def claim_game_nudge(self, game_id: str, *, now: int, window_seconds: int) -> int | None:
         """Take the game's hand-nudge slot; None when taken, else the seconds until it frees up."""
@@ -202,15 +195,7 @@ class DynamoNotificationStore(TableAdapter):
                 "ConditionExpression": "endpoint_arn = :arn",
                 "ExpressionAttributeValues": {":arn": {"S": endpoint_arn}},
             }
-        try:
-            self.client.delete_item(
-                TableName=self.table_name, Key=_device_key(player_id, device_id), **condition
-            )
-        except ClientError as error:
-            if is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return self.conditional_delete(_device_key(player_id, device_id), **condition)
 
     # Held through quiet hours: `HELD#<shard>` partitions, sorted by release time then player and message.
 
@@ -246,17 +231,10 @@ class DynamoNotificationStore(TableAdapter):
         return found, response.get("LastEvaluatedKey")
 
     def take_held(self, held: Held) -> bool:
-        try:
-            self.client.delete_item(
-                TableName=self.table_name,
-                Key=_held_key(held.notification, held.release_at),
-                ConditionExpression="attribute_exists(pk)",
-            )
-        except ClientError as error:
-            if is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return self.conditional_delete(
+            _held_key(held.notification, held.release_at),
+            ConditionExpression="attribute_exists(pk)",
+        )
 
 
 def _held_key(notification: Notification, release_at: int) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.items import player_key
 from app.aws.dynamodb.sessions import SESSION_PREFIX, profile_from_item
-from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
 from app.players.addresses import address_id
@@ -45,19 +45,15 @@ class DynamoPlayerStore(TableAdapter):
         return profile_from_item(item)
 
     def keep_player(self, player_id: str) -> None:
-        written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key=player_key(player_id),
+        self.conditional_update(
+            player_key(player_id),
             UpdateExpression="REMOVE expires_at",
             ConditionExpression="attribute_exists(pk)",
         )
 
     def rename_player(self, player_id: str, name: str) -> bool:
-        return written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key=player_key(player_id),
+        return self.conditional_update(
+            player_key(player_id),
             UpdateExpression="SET #name = :name",
             ConditionExpression="attribute_exists(pk)",
             ExpressionAttributeNames={"#name": "name"},
@@ -105,10 +101,8 @@ class DynamoPlayerStore(TableAdapter):
 
     def _release_email(self, player_id: str, email_hash: str) -> bool:
         """Delete `EMAIL#<hash>` / `OWNER` unless it names another owner (then it is theirs now)."""
-        return written_if_condition_held(
-            self.client.delete_item,
-            TableName=self.table_name,
-            Key={"pk": {"S": f"EMAIL#{email_hash}"}, "sk": {"S": "OWNER"}},
+        return self.conditional_delete(
+            {"pk": {"S": f"EMAIL#{email_hash}"}, "sk": {"S": "OWNER"}},
             ConditionExpression=(
                 "attribute_exists(pk) AND (attribute_not_exists(player_id) OR player_id = :me)"
             ),

@@ -11,7 +11,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.items import player_key
-from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
 from app.players.ports import LEGACY_DEVICE, LEGACY_SESSION, SessionRecord
@@ -141,10 +141,8 @@ class DynamoSessionStore(TableAdapter):
             values[":key"] = {"S": rotated_under}
         else:
             update = f"SET token_hash = :new, {issued} = :at REMOVE previous_hash, rotated_under"
-        return written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key=session_key(player_id, session_id),
+        return self.conditional_update(
+            session_key(player_id, session_id),
             UpdateExpression=update,
             # A revoked legacy token (an empty hash) never comes back.
             ConditionExpression="token_hash = :old AND token_hash <> :empty",
@@ -160,28 +158,22 @@ class DynamoSessionStore(TableAdapter):
         if session_id == LEGACY_SESSION:
             # The profile stays: the legacy session ends when no secret hashes to its token hash any more.
             values[":empty"] = {"S": ""}
-            return written_if_condition_held(
-                self.client.update_item,
-                TableName=self.table_name,
-                Key=player_key(player_id),
+            return self.conditional_update(
+                player_key(player_id),
                 UpdateExpression="SET token_hash = :empty REMOVE previous_hash, rotated_under, last_used_at",
                 ConditionExpression=condition + " AND token_hash <> :empty",
                 ExpressionAttributeValues=values,
             )
-        return written_if_condition_held(
-            self.client.delete_item,
-            TableName=self.table_name,
-            Key=session_key(player_id, session_id),
+        return self.conditional_delete(
+            session_key(player_id, session_id),
             ConditionExpression=condition,
             **({"ExpressionAttributeValues": values} if values else {}),
         )
 
     def touch(self, player_id: str, session_id: str, *, used_at: str, older_than: str) -> None:
         # Never creates an item: a session signed out meanwhile stays signed out.
-        written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key=session_key(player_id, session_id),
+        self.conditional_update(
+            session_key(player_id, session_id),
             UpdateExpression="SET last_used_at = :now",
             ConditionExpression=(
                 "attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at < :cutoff)"

@@ -128,6 +128,18 @@ class TableAdapter:
             self._client = _TranslatingClient(raw)
         return cast("DynamoDBClient", self._client)
 
+    def conditional_update(self, key: dict[str, Any], **request: Any) -> bool:
+        """Update the item at `key` (`request`: the expressions); False when its condition refused it."""
+        return written_if_condition_held(
+            self.client.update_item, TableName=self.table_name, Key=key, **request
+        )
+
+    def conditional_delete(self, key: dict[str, Any], **request: Any) -> bool:
+        """Delete the item at `key` (`request`: the condition); False when its condition refused it."""
+        return written_if_condition_held(
+            self.client.delete_item, TableName=self.table_name, Key=key, **request
+        )
+
     def query_all(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
         """Every item a query matches, page by page (a fault on any page is translated too)."""
         request: dict[str, Any] = {"TableName": self.table_name, **kwargs}

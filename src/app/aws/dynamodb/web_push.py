@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import ClientError
-
-from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
+from app.aws.dynamodb.table import TableAdapter
 from app.notify.web_push_ports import WebPushSubscription
 
 WEB_PUSH_PREFIX = "WEBPUSH#"
@@ -73,12 +71,4 @@ class DynamoWebPushStore(TableAdapter):
                 "ExpressionAttributeNames": {"#endpoint": "endpoint"},
                 "ExpressionAttributeValues": {":endpoint": {"S": endpoint}},
             }
-        try:
-            self.client.delete_item(
-                TableName=self.table_name, Key=_key(player_id, subscription_id), **condition
-            )
-        except ClientError as error:
-            if is_conditional_failure(error):
-                return False
-            raise
-        return True
+        return self.conditional_delete(_key(player_id, subscription_id), **condition)

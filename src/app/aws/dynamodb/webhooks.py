@@ -90,10 +90,8 @@ class DynamoWebhookStore(TableAdapter):
         return written_if_condition_held(self.client.transact_write_items, TransactItems=items)
 
     def set_webhook_secret(self, player_id: str, webhook_id: str, secret: str) -> bool:
-        return written_if_condition_held(
-            self.client.update_item,
-            TableName=self.table_name,
-            Key=webhook_key(player_id, webhook_id),
+        return self.conditional_update(
+            webhook_key(player_id, webhook_id),
             UpdateExpression="SET secret = :secret",
             ConditionExpression="attribute_exists(pk)",
             ExpressionAttributeValues={":secret": {"S": secret}},
