@@ -108,3 +108,27 @@ def test_a_preflight_needs_no_token_on_a_path_the_api_serves_and_elsewhere_does(
     assert route_table.serves("/docs")
     assert route_table.serves("/games/{game_id}/votes")
     assert not route_table.serves("/nowhere")
+
+
+@pytest.mark.parametrize("resource", ["/docs", "/games/{game_id}/votes", "/players/me/sessions/{session_id}"])
+def test_a_preflight_on_a_served_resource_is_answered_without_a_token(aws: None, resource: str) -> None:
+    from handlers.api import lambda_handler
+
+    template = next(e for e in samples() if e["resource"] == "/games/{game_id}/votes")
+    headers = {"Origin": "http://127.0.0.1:3000", "Access-Control-Request-Method": "POST"}
+    event = {**_without_token(template), "httpMethod": "OPTIONS", "resource": resource, "body": None}
+    event["headers"] = headers
+    event["multiValueHeaders"] = {k: [v] for k, v in headers.items()}
+    answer = lambda_handler(event, FakeContext())
+    assert answer["statusCode"] in (200, 204), answer.get("body")
+    assert "missing_token" not in (answer.get("body") or "")
+
+
+def test_a_preflight_on_a_resource_the_api_does_not_serve_asks_for_a_token(aws: None) -> None:
+    from handlers.api import lambda_handler
+
+    template = next(e for e in samples() if e["resource"] == "/games/{game_id}/votes")
+    event = {**_without_token(template), "httpMethod": "OPTIONS", "resource": "/nowhere", "path": "/nowhere"}
+    answer = lambda_handler(event, FakeContext())
+    assert answer["statusCode"] == 401
+    assert json.loads(answer["body"])["code"] == "missing_token"
