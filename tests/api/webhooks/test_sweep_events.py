@@ -11,7 +11,7 @@ from tests.api.sweep.test_sweep import HOUR, T0, FakeClock, clock, sweep_at  # n
 from tests.support.aws import TABLE
 from tests.support.webhooks import Queues, Receiver
 
-from .test_notify_stream import messages, subscribe
+from .test_webhook_stream import messages, subscribe
 
 
 @pytest.fixture
