@@ -19,6 +19,7 @@ from app.feed import feed
 from app.feed.events import Event, reminder_event, timeout_event
 from app.games import due_index
 from app.games import play as games
+from app.games.keys import due_shards
 from app.games.play import Step
 from app.notify import holding
 from app.notify.delivery import Delivery, Outcome
@@ -85,7 +86,7 @@ def sweep(
     With `webhooks`, reminders and timeouts also go to the event feed and to the webhooks that want them.
     """
     report = SweepReport(iso(now))
-    shards = due_index.shards()
+    shards = due_shards()
     # Start on a different shard each run, so a run that stops early never starves the same shards.
     first = (now // 60) % len(shards)
     for shard in shards[first:] + shards[:first]:

@@ -51,7 +51,7 @@ def consume(old_image: dict[str, Any], new_image: dict[str, Any], services: Serv
     # The round's history first (whoever hears of the round can read it), then the inbox, then feed and
     # webhooks, then SNS: a failure retries the record, and what went before is then written already
     # (idempotently), while nobody was told of it twice.
-    if history.record(services.games, old, new, old_image, new_image):
+    if history.record(services.games, old, new, history.carried_reveal(old_image, new_image)):
         count("RoundsRecorded")
     refreshed = inbox.refresh(services.inbox, old, new, str(updated_at or ""))
     if refreshed:

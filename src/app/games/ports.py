@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from app.core.clock import Clock
 from app.core.deadline import RetryBudget
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer
+from app.games.history import carried
 from dixit.state import RoundResult
 
 if TYPE_CHECKING:
@@ -43,6 +44,11 @@ class GameWrite:
     @property
     def due_condition(self) -> int | None:
         return self.record.due_at if self.expected_due_at == "unchanged" else self.expected_due_at
+
+    @property
+    def carried_round(self) -> RoundResult | None:
+        """The reveal the game item must carry for the stream consumer (only when its state lost some)."""
+        return carried(self.record.state, self.finished_round)
 
 
 class GameStore(Protocol):
