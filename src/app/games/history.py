@@ -9,7 +9,8 @@ delivers twice rewrites it with the same bytes.
 
 The new state's `last_round` is the full reveal, except when the round ended with players leaving the
 table: the state then keeps only the seated players' part (it names players by seat), or nothing if
-the storyteller left. For that write alone the game item also carries the full reveal (`carried`).
+the storyteller left. For that write alone the game item also carries the full reveal
+(`GameWrite.carried_round`), which `carried_reveal` reads back.
 """
 
 from __future__ import annotations
@@ -25,13 +26,6 @@ class RoundWriter(Protocol):
     def put_round(self, game_id: str, result: RoundResult) -> None:
         """Write the round's history item, over the same one if it is there already."""
         ...
-
-
-def carried(state: GameState, finished_round: RoundResult | None) -> RoundResult | None:
-    """The reveal a game write must carry for the consumer: only when its state lost part of it."""
-    if finished_round is None or state.last_round == finished_round:
-        return None
-    return finished_round
 
 
 def carried_reveal(

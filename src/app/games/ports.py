@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from app.core.clock import Clock
 from app.core.deadline import RetryBudget
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer
-from app.games.history import carried
 from dixit.state import RoundResult
 
 if TYPE_CHECKING:
@@ -47,8 +46,10 @@ class GameWrite:
 
     @property
     def carried_round(self) -> RoundResult | None:
-        """The reveal the game item must carry for the stream consumer (only when its state lost some)."""
-        return carried(self.record.state, self.finished_round)
+        """The reveal the game item must carry for the round history (app.games.history): only when its
+        state lost part of it (players left the table as the round ended)."""
+        scored = self.finished_round
+        return None if scored is None or self.record.state.last_round == scored else scored
 
 
 class GameStore(Protocol):

@@ -14,6 +14,7 @@ import base64
 import binascii
 import json
 import zlib
+from collections.abc import Mapping
 
 import pydantic_core
 
@@ -21,7 +22,7 @@ from dixit.state import GameState, RoundResult
 
 # Compression level 6 gives nearly all of level 9's saving on a state this small, for less CPU.
 _LEVEL = 6
-# The game item's attribute holding a scored round's full reveal (app.games.history.carried).
+# The game item's attribute holding a scored round's full reveal (app.games.ports.GameWrite.carried_round).
 SCORED_ROUND = "scored_round"
 
 
@@ -51,7 +52,7 @@ def unpack(value: bytes | bytearray | memoryview | str) -> GameState:
     return GameState.from_dict(pydantic_core.from_json(data))
 
 
-def stored(image: dict[str, object] | None) -> GameState | None:
+def stored(image: Mapping[str, object] | None) -> GameState | None:
     """The state in a deserialized item or stream image, None when it holds none."""
     value = (image or {}).get("state")
     if isinstance(value, str | bytes | bytearray | memoryview):

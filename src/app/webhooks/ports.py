@@ -5,7 +5,8 @@ the subscription use cases read (the composition's Services has them all, and so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from app.core.clock import Clock
@@ -74,3 +75,17 @@ class Subscribing(Webhooks, Clock, Protocol):
     """A new webhook: its URL vetted by the settings' rules, stamped with the clock."""
 
     settings: AppSettings
+
+
+class Enqueueing(Webhooks, Clock, Protocol):
+    """Enqueueing events' deliveries: each recipient's webhooks, and the time stamped on the messages."""
+
+
+class Posting(Webhooks, Protocol):
+    """One delivery attempt: the webhook and its health, the settings' limits, and the clock."""
+
+    settings: AppSettings
+
+    # A property: a callable attribute would read as a method, which a dataclass field is not.
+    @property
+    def clock(self) -> Callable[[], datetime]: ...

@@ -20,9 +20,9 @@ from app.core import clock as wall_clock
 from app.core.records import GameRecord
 from app.core.settings import get_settings
 from app.core.telemetry import metrics
+from app.flows.sweep import sweep
 from app.games.keys import due_shard, due_shards
 from app.notify.delivery import Delivery
-from app.sweep import sweep
 
 from ..client import Client, FakeContext
 from ..helpers import by_id, give_clue, lobby, started, storyteller, view

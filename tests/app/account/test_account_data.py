@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from app.account import data as account_data
-from app.account import erase as account_erase
 from app.account.schemas import account_export
 from app.core.errors import NotAuthenticated, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord, Visibility
+from app.flows.erase_account import erase_account
 from app.games import inbox
 from app.games import play as games
 from app.notify.channels import Platform
@@ -134,7 +134,7 @@ def test_erasing_leaves_the_lobby_renames_the_seats_and_empties_the_partition(
     services: Services, account: dict[str, Any]
 ) -> None:
     me = account["me"]
-    account_erase.erase(services, _signed(services, account["token"]))
+    erase_account(services, _signed(services, account["token"]))
 
     with pytest.raises(NotAuthenticated):
         _signed(services, account["token"])
@@ -167,7 +167,7 @@ def test_a_game_finishing_after_the_delete_files_no_history_for_the_deleted_seat
     services: Services, account: dict[str, Any]
 ) -> None:
     me, (a, b, _) = account["me"], account["others"]
-    account_erase.erase(services, _signed(services, account["token"]))
+    erase_account(services, _signed(services, account["token"]))
     record = games.load_game(services, account["live"].game_id)
     finished = replace(record.state.copy(), phase=Phase.FINISHED, round=None)
     inbox.refresh(services.inbox, record.state, finished, record.updated_at)
@@ -187,12 +187,12 @@ def test_an_interrupted_erase_is_finished_by_a_retry_with_the_same_token(
 
     monkeypatch.setattr(services, "players", _Failing(services.players, fails))
     with pytest.raises(StoreUnavailable):
-        account_erase.erase(services, _signed(services, account["token"]))
+        erase_account(services, _signed(services, account["token"]))
     signed = _signed(services, account["token"])  # still signed in: the profile goes last
     assert signed.player.player_id == me.player_id
 
     monkeypatch.setattr(services, "players", _Failing(services.players, real))
-    account_erase.erase(services, signed)
+    erase_account(services, signed)
     with pytest.raises(NotAuthenticated):
         _signed(services, account["token"])
     # The retry renamed nothing twice.

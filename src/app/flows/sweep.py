@@ -3,7 +3,8 @@
 It reads only what the due index says is due (app.games.due_index), shard by shard and page by page, and
 stops before its time budget runs out: what is left stays due for the next run. Every change is a
 conditional write on the game's version and due entry, so a move that lands between the sweep's read
-and its write wins, and the sweep looks again. Notifications go out only once the write committed.
+and its write wins, and the sweep looks again. Notifications go out only once the write committed, and
+so do the events it makes: to the feed (app.feed), then to the webhooks that want them (app.webhooks).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from app.core.records import GameRecord
 from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import Event, reminder_event, timeout_event
+from app.flows.bundles import SweepPorts
 from app.games import due_index
 from app.games import play as games
 from app.games.keys import due_shards
@@ -24,7 +26,7 @@ from app.games.play import Step
 from app.notify import holding
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, reminder, timeout
-from app.services import Services
+from app.webhooks.dispatch import enqueue_events
 from app.webhooks.ports import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind
@@ -72,7 +74,7 @@ def iso(epoch: int) -> str:
 
 
 def sweep(
-    services: Services,
+    ports: SweepPorts,
     delivery: Delivery,
     now: int,
     *,
@@ -95,26 +97,26 @@ def sweep(
             if remaining_ms() < reserve_ms:
                 report.stopped_early = True
                 return report
-            entries, start = services.games.due_page(shard, now, limit=page_size, start=start)
+            entries, start = ports.games.due_page(shard, now, limit=page_size, start=start)
             report.pages += 1
             for game_id, _ in entries:
                 if remaining_ms() < reserve_ms:
                     report.stopped_early = True
                     return report
                 report.games_due += 1
-                _handle(services, delivery, game_id, now, report, webhooks)
+                _handle(ports, delivery, game_id, now, report, webhooks)
             if start is None:
                 break
     count("GamesSwept", report.games_due)
     # Then what waited through quiet hours (after the games: a timeout must not wait for the mail).
-    released = holding.release(services, delivery, now, remaining_ms=remaining_ms, reserve_ms=reserve_ms)
+    released = holding.release(ports, delivery, now, remaining_ms=remaining_ms, reserve_ms=reserve_ms)
     report.held_released, report.held_dropped = released.released, released.dropped
     report.stopped_early = released.stopped_early
     return report
 
 
 def _handle(
-    services: Services,
+    ports: SweepPorts,
     delivery: Delivery,
     game_id: str,
     now: int,
@@ -122,11 +124,11 @@ def _handle(
     webhooks: WebhookQueue | None,
 ) -> None:
     for _ in range(ATTEMPTS):
-        record = services.games.load_game(game_id)
+        record = ports.games.load_game(game_id)
         if record is None or record.due_at is None or record.due_at > now:
             return  # finished, or handled meanwhile (by a move or an overlapping run)
         try:
-            acted = _act(services, record, now, report)
+            acted = _act(ports, record, now, report)
         except AppError as failed:
             # Out of retries on the move path (busy, or the store failing): still due next run.
             logger.warning(
@@ -137,7 +139,7 @@ def _handle(
         if acted is not None:
             _deliver(delivery, acted.notifications, report)
             if webhooks is not None:
-                _record_events(services, webhooks, acted)
+                _record_events(ports, webhooks, acted)
             return
         report.lost_races += 1
         count("SweepRacesLost")
@@ -151,15 +153,15 @@ def _timeout_due(record: GameRecord, now: int) -> Due | None:
     return due if due is not None and due.kind is DueKind.TIMEOUT else None
 
 
-def _act(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
+def _act(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """One conditional write for what is due; the notifications to send once it committed (None: lost)."""
     if _timeout_due(record, now) is not None:
-        return _time_out(services, record, now, report)
+        return _time_out(ports, record, now, report)
     state = record.state
     assert record.due_at is not None
     due = due_index.reached(state, record.due_at, now)
     new_due = due_index.after_sweep(state, record.visibility, now)
-    if not services.games.set_due(
+    if not ports.games.set_due(
         record.game_id, version=record.version, expected=record.due_at, due_at=new_due
     ):
         return None
@@ -180,7 +182,7 @@ def _act(services: Services, record: GameRecord, now: int, report: SweepReport) 
     )
 
 
-def _time_out(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
+def _time_out(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """The timeout through the players' own move path (retries, request ids, fault handling)."""
 
     def judge(current: GameRecord) -> Step | None:
@@ -189,7 +191,7 @@ def _time_out(services: Services, record: GameRecord, now: int, report: SweepRep
         applied = engine.apply(current.state, Timeout(), now=now)
         return Step(applied, due_index.after_sweep(applied.state, current.visibility, now), iso(now))
 
-    played = games.apply_move(services, record.game_id, judge, loaded=record)
+    played = games.apply_move(ports, record.game_id, judge, loaded=record)
     applied, before = played.applied, played.previous
     if applied is None or before is None:
         return None
@@ -220,11 +222,11 @@ def _occasion(due: Due) -> str:
     return f"{iso(due.deadline)}/{due.kind.value}"
 
 
-def _record_events(services: Services, webhooks: WebhookQueue, acted: _Acted) -> None:
+def _record_events(ports: SweepPorts, webhooks: WebhookQueue, acted: _Acted) -> None:
     try:
-        feed.record_sweep_events(
-            services, webhooks, acted.events, first=acted.first_position, finished=acted.finished
-        )
+        feed.record_sweep_events(ports, acted.events, first=acted.first_position, finished=acted.finished)
+        if acted.events:
+            enqueue_events(ports, webhooks, acted.events)
     except Exception:
         # Like a failed publish: the write committed, so this is logged and counted, not retried.
         logger.exception("sweep events not recorded", extra={"events": [e.id for e in acted.events]})

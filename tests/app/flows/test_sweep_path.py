@@ -7,12 +7,12 @@ from typing import Any
 
 from app.core.errors import StoreUnavailable
 from app.core.records import GameRecord, Visibility
+from app.flows.sweep import sweep
 from app.games import play as games
 from app.notify.delivery import Outcome
 from app.notify.messages import Notification
 from app.players import accounts as players
 from app.services import Services
-from app.sweep import sweep
 from dixit.moves import Join, Start
 
 from ..staging import Interleaved
