@@ -5,6 +5,8 @@ stops before its time budget runs out: what is left stays due for the next run. 
 conditional write on the game's version and due entry, so a move that lands between the sweep's read
 and its write wins, and the sweep looks again. Notifications go out only once the write committed, and
 so do the events it makes: to the feed (app.feed), then to the webhooks that want them (app.webhooks).
+A timeout whose write committed but whose answer was lost is told all the same: the game read back
+holds the sweep's request id (the move path's last look), so it is never counted as a lost race.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from app.webhooks.dispatch import enqueue_events
 from app.webhooks.ports import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind
+from dixit.engine import Applied
 from dixit.moves import Timeout
 from dixit.state import Phase
 
@@ -184,17 +187,33 @@ def _act(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -
 
 def _time_out(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """The timeout through the players' own move path (retries, request ids, fault handling)."""
+    request_id = games.new_request_id()  # this sweep's write, recognisable when its answer is lost
+    judged: list[tuple[GameRecord, Applied]] = []  # each attempt's read, and the timeout it wrote
 
     def judge(current: GameRecord) -> Step | None:
         if _timeout_due(current, now) is None:
             return None  # a move got there first: the caller looks again
         applied = engine.apply(current.state, Timeout(), now=now)
+        judged.append((current, applied))
         return Step(applied, due_index.after_sweep(applied.state, current.visibility, now), iso(now))
 
-    played = games.apply_move(ports, record.game_id, judge, loaded=record)
-    applied, before = played.applied, played.previous
-    if applied is None or before is None:
-        return None
+    try:
+        played = games.apply_move(ports, record.game_id, judge, loaded=record, request_id=request_id)
+    except AppError:
+        # Out of attempts, and the move path's last look failed too: the write may still have landed.
+        landed = _landed(ports, record.game_id, request_id, judged)
+        if landed is None:
+            raise
+    else:
+        if played.applied is not None and played.previous is not None:
+            landed = played.previous, played.applied
+        else:
+            # Nothing applied by this call, which is also what the move path says of a write whose
+            # answer was lost and that a later read found landed: that timeout is told all the same.
+            landed = _landed(ports, record.game_id, request_id, judged)
+            if landed is None:
+                return None  # a move got there first
+    before, applied = landed
     due = _timeout_due(before, now)
     assert due is not None  # the judge wrote only because it was
     state = before.state
@@ -215,6 +234,28 @@ def _time_out(ports: SweepPorts, record: GameRecord, now: int, report: SweepRepo
         first_position=feed.TIMEOUT_SLOT,
         finished=applied.state.phase is Phase.FINISHED,
     )
+
+
+def _landed(
+    ports: SweepPorts, game_id: str, request_id: str, judged: list[tuple[GameRecord, Applied]]
+) -> tuple[GameRecord, Applied] | None:
+    """The timeout this sweep wrote, when the game read back holds it though no answer said so.
+
+    The move path's last look (app.games.writing): the game, read again, holds this sweep's request
+    id. The write that landed is the last one attempted (a later attempt reads first, and stops when
+    it finds the id), so it wrote what the judge last decided, on the game it had read.
+    """
+    if not judged:
+        return None  # nothing was written
+    try:
+        back = ports.games.load_game(game_id)
+    except AppError:
+        return None
+    if back is None or not games.written_by(back, request_id):
+        return None
+    count("SweepTimeoutAnswersLost")
+    logger.warning("a timeout whose answer was lost had landed; telling it", extra={"game_id": game_id})
+    return judged[-1]
 
 
 def _occasion(due: Due) -> str:
