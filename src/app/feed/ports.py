@@ -3,11 +3,10 @@ its use cases read (the composition's Services has them all, and so fits each)."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from app.core.clock import Clock
+from app.core.clock import Clock, WallClock
 from app.core.records import FeedItem
 from app.games.ports import Games
 
@@ -35,14 +34,10 @@ class Feed(Protocol):
     feed: FeedStore
 
 
-class FeedWriting(Feed, Clock, Protocol):
+class FeedWriting(Feed, Clock, WallClock, Protocol):
     """Writing a change's events: the store, the feed's time to live after a game ends, and the clock."""
 
     settings: AppSettings
-
-    # A property: a callable attribute would read as a method, which a dataclass field is not.
-    @property
-    def clock(self) -> Callable[[], datetime]: ...
 
 
 class FeedReading(Feed, Games, Protocol):

@@ -5,11 +5,10 @@ the subscription use cases read (the composition's Services has them all, and so
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from app.core.clock import Clock
+from app.core.clock import Clock, WallClock
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 
 if TYPE_CHECKING:
@@ -81,11 +80,7 @@ class Enqueueing(Webhooks, Clock, Protocol):
     """Enqueueing events' deliveries: each recipient's webhooks, and the time stamped on the messages."""
 
 
-class Posting(Webhooks, Protocol):
+class Posting(Webhooks, WallClock, Protocol):
     """One delivery attempt: the webhook and its health, the settings' limits, and the clock."""
 
     settings: AppSettings
-
-    # A property: a callable attribute would read as a method, which a dataclass field is not.
-    @property
-    def clock(self) -> Callable[[], datetime]: ...
