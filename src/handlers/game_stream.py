@@ -1,13 +1,9 @@
-"""The DynamoDB Streams consumer: writes each scored round's history item, keeps each member's inbox
-entry up to date, tells players when a game starts waiting on them, or ends, or when a game they finished
-opens its rematch, and writes each change's events to the feed and to the webhooks that want them.
+"""GameStreamFunction: the game table's stream (NEW_AND_OLD_IMAGES), one game item change at a time,
+through the game change flow (app.flows.game_change: the round history, the inbox, the feed and the
+webhooks, the notifications, in that order and idempotently).
 
-The move path stays one conditional write; this function reads the game item's old and new images
-from the table's stream (NEW_AND_OLD_IMAGES). A record that fails is reported alone
-(ReportBatchItemFailures) so the rest of the batch is not delivered twice. Its retry rewrites no entry
-(each write is conditional on the entry's version), puts the same round item (app.games.history), writes
-the same feed items and enqueues the same delivery ids (app.feed.changes), and redelivers with the same
-dedupe ids.
+A record that fails is reported alone (ReportBatchItemFailures) so the rest of the batch is not
+delivered twice; its retry repeats nothing anyone sees twice (app.flows.game_change says how).
 """
 
 from __future__ import annotations
@@ -19,21 +15,13 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
-from app.core.telemetry import count, logger, metrics
-from app.feed.changes import handle_change
-from app.games import history, inbox, state_codec
+from app.core.telemetry import logger, metrics
+from app.flows.game_change import GameChange, on_game_change
 from app.notify.delivery import Delivery
-from app.notify.messages import changes
-from app.notify.rematch_news import invitations
 from app.services import Services
-from dixit.state import GameState
 
 GAME_SK = "STATE"
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
-
-
-def _state(image: dict[str, Any]) -> GameState | None:
-    return state_codec.stored(image)
 
 
 def record_handler(record: DynamoDBRecord) -> None:
@@ -46,29 +34,8 @@ def record_handler(record: DynamoDBRecord) -> None:
 def consume(old_image: dict[str, Any], new_image: dict[str, Any], services: Services) -> None:
     """One game item's change (deserialized images) through `services`: also what the in-memory
     simulation season (tests/simulation) runs for each change its store records."""
-    old, new = _state(old_image), _state(new_image)
-    updated_at = new_image.get("updated_at") if new is not None else None
-    # The round's history first (whoever hears of the round can read it), then the inbox, then feed and
-    # webhooks, then SNS: a failure retries the record, and what went before is then written already
-    # (idempotently), while nobody was told of it twice.
-    if history.record(services.games, old, new, old_image, new_image):
-        count("RoundsRecorded")
-    refreshed = inbox.refresh(services.inbox, old, new, str(updated_at or ""))
-    if refreshed:
-        count("InboxEntriesWritten", refreshed)
-    handle_change(old_image, new_image, services)
-    notifications = changes(old, new) + invitations(services, old, new, new_image)
-    if not notifications:
-        return
-    outcomes = Delivery.of(services).deliver_all(notifications)
-    logger.info(
-        "game change notified",
-        extra={
-            "game_id": notifications[0].game_id,
-            "kinds": sorted({n.kind.value for n in notifications}),
-            "outcomes": {str(k): v for k, v in outcomes.items()},
-        },
-    )
+    change = GameChange.of_images(old_image, new_image)  # each state decoded once, here
+    on_game_change(services, change, lambda: Delivery.of(services))
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -10,9 +10,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
 from app.core.telemetry import logger, metrics
+from app.flows.sweep import sweep
 from app.notify.delivery import Delivery
 from app.services import Services
-from app.sweep import sweep
 
 
 def _sweep_time(event: EventBridgeEvent, services: Services) -> datetime:

@@ -18,9 +18,8 @@ from typing import Any
 
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer
-from app.games import history
-from app.games.due_index import shard_of
-from app.games.keys import due_entry, finished_key, lobby_key
+from app.games import state_codec
+from app.games.keys import due_entry, due_shard, finished_key, lobby_key
 from app.games.ports import GameWrite
 from dixit.state import GameState, Phase, RoundResult
 
@@ -32,7 +31,7 @@ class _StoredGame:
     state_json: str
     version: int
     record: GameRecord  # the envelope; its state is rebuilt from state_json on every read
-    scored_round: str | None = None  # the reveal the item carries (app.games.history.carried)
+    scored_round: str | None = None  # the reveal the item carries (GameWrite.carried_round)
 
     def load(self) -> GameRecord:
         return replace(self.record, state=GameState.from_json(self.state_json))
@@ -87,7 +86,7 @@ class MemoryGameStore:
                 raise VersionConflict(stored.version)
             self._check_key_free(answer, record)
             old = self._image(record.game_id)
-            self._put(record, history.carried(record.state, write.finished_round))
+            self._put(record, write.carried_round)
             self._keep(answer)
             for player_id in write.joined:
                 self.table.members.setdefault(player_id, set()).add(record.game_id)
@@ -114,7 +113,7 @@ class MemoryGameStore:
 
     def put_round(self, game_id: str, result: RoundResult) -> None:
         with self._lock:
-            self._rounds.setdefault(game_id, {})[result.number] = history.reveal_json(result)
+            self._rounds.setdefault(game_id, {})[result.number] = state_codec.round_json(result)
 
     def list_open_games(self, limit: int) -> list[GameRecord]:
         games = list(self._games.values())
@@ -127,7 +126,7 @@ class MemoryGameStore:
         entries = sorted(
             (due, game_id)
             for game_id, stored in list(self._games.items())
-            if (due := due_entry(stored.record)) is not None and due <= now and shard_of(game_id) == shard
+            if (due := due_entry(stored.record)) is not None and due <= now and due_shard(game_id) == shard
         )
         if start is not None:
             entries = [e for e in entries if e > (start["due_at"], start["game_id"])]
@@ -174,7 +173,7 @@ class MemoryGameStore:
 
     def _put(self, record: GameRecord, scored: RoundResult | None = None) -> None:
         envelope = replace(record, due_at=due_entry(record))
-        reveal = None if scored is None else history.reveal_json(scored)
+        reveal = None if scored is None else state_codec.round_json(scored)
         self._games[record.game_id] = _StoredGame(record.state.to_json(), record.version, envelope, reveal)
 
     def _image(self, game_id: str) -> dict[str, Any]:
@@ -191,7 +190,7 @@ class MemoryGameStore:
         if record.rematch_of is not None:
             image["rematch_of"] = record.rematch_of
         if stored.scored_round is not None:
-            image[history.SCORED_ROUND] = stored.scored_round
+            image[state_codec.SCORED_ROUND] = stored.scored_round
         return image
 
 

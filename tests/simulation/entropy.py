@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 # Imported before patching: a module imported later would keep the real `secrets`.
-MODULES = ("handlers.api", "handlers.sweep", "handlers.game_stream", "app.sweep", "app.games.play")
+MODULES = ("handlers.api", "handlers.sweep", "handlers.game_stream", "app.flows.sweep", "app.games.play")
 
 
 class SeededSecrets:

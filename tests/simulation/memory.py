@@ -2,7 +2,7 @@
 
 The same code paths as the twin, one layer in: a player's move is `app.games.play.play` (then
 `apply_move`) with the move the route would make, a view is what GET /games/{id} presents, the sweep is
-`app.sweep.sweep` as SweepFunction calls it, and every change of a game item goes, as the table's stream
+`app.flows.sweep.sweep` as SweepFunction calls it, and every change of a game item goes, as the table's stream
 would carry it, through GameStreamFunction's `consume` (inbox, feed and webhooks, notifications).
 """
 
@@ -19,13 +19,13 @@ from pydantic import TypeAdapter, ValidationError
 from app.core.errors import AppError
 from app.core.records import GameRecord, PlayerRecord
 from app.core.telemetry import logger, metrics
+from app.flows.sweep import sweep
 from app.games import play as games
 from app.games.ports import GameWrite
 from app.games.schemas import CreateClassicGame, CreateOdysseyGame
 from app.notify import my_preferences
 from app.notify.delivery import Delivery
 from app.players import accounts
-from app.sweep import sweep
 from dixit import moves
 from dixit.errors import DixitError
 from dixit.state import GameState, Phase

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -20,3 +21,11 @@ class Clock(Protocol):
     def now_epoch(self) -> int:
         """The "now" the rules core is given (epoch seconds)."""
         ...
+
+
+class WallClock(Protocol):
+    """The clock itself, for a use case that works with datetimes (a feed's expiry, a delivery's stamp)."""
+
+    # A property: a callable attribute would read as a method, which a dataclass field is not.
+    @property
+    def clock(self) -> Callable[[], datetime]: ...

@@ -1,9 +1,9 @@
 """The event feed and what a game change means for it: written off the move path, read by members.
 
 `record_change` is the DynamoDB Streams consumer's work for one change of a game item: each member's
-events, written to the feed (so `GET /games/{id}/events` replays exactly what webhooks carry) and
-enqueued for the webhooks that want them. Positions and event ids are deterministic, so a retried
-stream batch rewrites the same items and enqueues the same delivery ids.
+events, written to the feed and returned, for the flow (app.flows.game_change) to hand to the webhooks
+that want them, so `GET /games/{id}/events` replays exactly what webhooks carry. Positions and event ids
+are deterministic, so a retried stream batch rewrites the same items and enqueues the same delivery ids.
 """
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from datetime import UTC, datetime
 from app.core.errors import Forbidden, InvalidInput
 from app.core.records import FeedItem, PlayerRecord
 from app.feed.events import EVENT_ADAPTER, Event, derive_for_members, rematch_events
+from app.feed.ports import FeedReading, FeedWriting
 from app.games.play import load_game
-from app.services import Services
-from app.webhooks.dispatch import enqueue_events
-from app.webhooks.ports import WebhookQueue
 from dixit.state import GameState, Phase
 
 FEED_PAGE_DEFAULT = 50
@@ -34,6 +32,11 @@ CHANGE_SLOT = 100
 REMINDER_SLOT = 900
 # A finished game's last version: its rematch opening, after everything else that version made.
 REMATCH_SLOT = 990
+
+
+def _expiry(ports: FeedWriting) -> int:
+    # A finished game's feed lives on for a while (so members can still read how it ended), then goes.
+    return int(ports.clock().timestamp()) + ports.settings.feed_ttl_after_end_seconds
 
 
 def position(version: int, index: int) -> str:
@@ -64,55 +67,36 @@ def feed_items(events: list[Event], first: int = CHANGE_SLOT) -> list[FeedItem]:
 
 
 def record_change(
-    services: Services,
-    queue: WebhookQueue,
-    old: GameState | None,
-    new: GameState,
-    *,
-    occurred_at: str | None = None,
+    ports: FeedWriting, old: GameState | None, new: GameState, *, occurred_at: str | None = None
 ) -> list[Event]:
-    """Write the change's events to the feed and enqueue their webhook deliveries; the events."""
-    events = derive_for_members(
-        old, new, occurred_at=occurred_at or services.now_iso(), deadline=_deadline(new)
-    )
+    """Write the change's events to the feed; the events (for the webhooks that want them)."""
+    events = derive_for_members(old, new, occurred_at=occurred_at or ports.now_iso(), deadline=_deadline(new))
     finished = new.phase is Phase.FINISHED
-    expires_at = None
-    if finished:
-        expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
-    services.feed.put_feed_items(feed_items(events), expires_at=expires_at)
+    expires_at = _expiry(ports) if finished else None
+    ports.feed.put_feed_items(feed_items(events), expires_at=expires_at)
     if finished and (old is None or old.phase is not Phase.FINISHED):
-        services.feed.expire_feed(new.game_id, expires_at=expires_at or 0)
-    if events:
-        enqueue_events(services, queue, events)
+        ports.feed.expire_feed(new.game_id, expires_at=expires_at or 0)
     return events
 
 
 def record_rematch(
-    services: Services, queue: WebhookQueue, finished: GameState, lobby: GameState, *, occurred_at: str
+    ports: FeedWriting, finished: GameState, lobby: GameState, *, occurred_at: str
 ) -> list[Event]:
-    """`rematch.opened` in the finished game's feed (expiring with it) and to its players' webhooks."""
+    """`rematch.opened` in the finished game's feed (expiring with it); the events (for the webhooks)."""
     events: list[Event] = list(rematch_events(finished, lobby, occurred_at=occurred_at))
-    expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
-    services.feed.put_feed_items(feed_items(events, REMATCH_SLOT), expires_at=expires_at)
-    enqueue_events(services, queue, events)
+    ports.feed.put_feed_items(feed_items(events, REMATCH_SLOT), expires_at=_expiry(ports))
     return events
 
 
-def record_sweep_events(
-    services: Services, queue: WebhookQueue, events: list[Event], *, first: int, finished: bool
-) -> None:
-    """The sweep's reminders or timeouts, after its write committed: to the feed, then to the webhooks.
+def record_sweep_events(ports: FeedWriting, events: list[Event], *, first: int, finished: bool) -> None:
+    """The sweep's reminders or timeouts, after its write committed, to the feed (the webhooks next).
 
     Positions and ids come from the game version and the due point, so a sweep that runs again over
     the same point rewrites the same items and enqueues the same delivery ids.
     """
     if not events:
         return
-    expires_at = None
-    if finished:
-        expires_at = int(services.clock().timestamp()) + services.settings.feed_ttl_after_end_seconds
-    services.feed.put_feed_items(feed_items(events, first), expires_at=expires_at)
-    enqueue_events(services, queue, events)
+    ports.feed.put_feed_items(feed_items(events, first), expires_at=_expiry(ports) if finished else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +115,7 @@ def check_cursor(after: str | None) -> str:
 
 
 def feed_of(
-    services: Services, viewer: PlayerRecord, game_id: str, *, after: str | None, limit: int
+    services: FeedReading, viewer: PlayerRecord, game_id: str, *, after: str | None, limit: int
 ) -> FeedPage:
     """The viewer's copy of the game's events after the cursor, oldest first."""
     record = load_game(services, game_id)

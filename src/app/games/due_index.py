@@ -1,7 +1,8 @@
 """The due index: when the sweep must next look at a game, kept so that moves almost never rewrite it.
 
 A game's entry is `(DUE#<shard>, due_at)` on a keys-only index. The shard comes from a hash of the game
-id, so the sweep's queries spread over DUE_SHARDS partitions and none runs hot.
+id (app.games.keys.due_shard: storage layout, shared by every store), so the sweep's queries spread over
+DUE_SHARDS partitions and none runs hot.
 
 The stored `due_at` is meant as a lower bound, not the exact next point of `dixit.deadlines.schedule`: every
 point before it has been handled, and every point of any schedule a later move can start is at or after
@@ -22,23 +23,9 @@ the lobby listing: one index write, never two.
 
 from __future__ import annotations
 
-import hashlib
-
 from app.core.records import GameRecord, Visibility
 from dixit.deadlines import Due, DueKind, due_now, next_due
 from dixit.state import GameState, Phase
-
-DUE_SHARDS = 8  # changing it orphans entries: the sweep queries DUE#0..DUE_SHARDS-1
-DUE_PREFIX = "DUE#"
-
-
-def shard_of(game_id: str) -> str:
-    digest = hashlib.sha256(game_id.encode()).digest()
-    return f"{DUE_PREFIX}{int.from_bytes(digest[:4], 'big') % DUE_SHARDS}"
-
-
-def shards() -> list[str]:
-    return [f"{DUE_PREFIX}{n}" for n in range(DUE_SHARDS)]
 
 
 def _half_timeout(state: GameState) -> int:

@@ -40,6 +40,7 @@ from app.games.writing import (
     replay,
     stored_answer,
     view_of,
+    written_by,
 )
 from dixit import engine
 from dixit.engine import Applied
@@ -69,6 +70,7 @@ __all__ = [
     "rotate_invite",
     "view_of",
     "visible_game",
+    "written_by",
 ]
 
 

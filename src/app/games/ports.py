@@ -44,6 +44,13 @@ class GameWrite:
     def due_condition(self) -> int | None:
         return self.record.due_at if self.expected_due_at == "unchanged" else self.expected_due_at
 
+    @property
+    def carried_round(self) -> RoundResult | None:
+        """The reveal the game item must carry for the round history (app.games.history): only when its
+        state lost part of it (players left the table as the round ended)."""
+        scored = self.finished_round
+        return None if scored is None or self.record.state.last_round == scored else scored
+
 
 class GameStore(Protocol):
     def load_game(self, game_id: str) -> GameRecord | None:

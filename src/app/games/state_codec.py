@@ -1,4 +1,6 @@
-"""How a game's state is stored: compact JSON, zlib-compressed, in a binary attribute.
+"""How a game's state is stored: compact JSON, zlib-compressed, in a binary attribute; and how a scored
+round is (plain compact JSON, in a round's history item and, when its state cannot tell it whole, in
+the game item that scored it).
 
 DynamoDB bills a write by the item's size in whole kilobytes, so the compression is what keeps a five-player
 game item under 1 KB and every clue, submission and vote at one write unit (the JSON of such a game
@@ -10,14 +12,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import zlib
+from collections.abc import Mapping
 
 import pydantic_core
 
-from dixit.state import GameState
+from dixit.state import GameState, RoundResult
 
 # Compression level 6 gives nearly all of level 9's saving on a state this small, for less CPU.
 _LEVEL = 6
+# The game item's attribute holding a scored round's full reveal (app.games.ports.GameWrite.carried_round).
+SCORED_ROUND = "scored_round"
 
 
 class UnreadableState(ValueError):
@@ -46,10 +52,19 @@ def unpack(value: bytes | bytearray | memoryview | str) -> GameState:
     return GameState.from_dict(pydantic_core.from_json(data))
 
 
-def stored(image: dict[str, object] | None) -> GameState | None:
+def stored(image: Mapping[str, object] | None) -> GameState | None:
     """The state in a deserialized item or stream image, None when it holds none."""
     value = (image or {}).get("state")
     if isinstance(value, str | bytes | bytearray | memoryview):
         return unpack(value)
     inner = getattr(value, "value", None)  # boto3's Binary wrapper
     return unpack(inner) if isinstance(inner, bytes) else None
+
+
+def round_json(result: RoundResult) -> str:
+    """A round as its history item (and a game item's carried reveal) stores it."""
+    return json.dumps(result.to_dict(), separators=(",", ":"), ensure_ascii=False)
+
+
+def round_from_json(text: str) -> RoundResult:
+    return RoundResult.from_dict(json.loads(text))

@@ -130,14 +130,17 @@ def apply_move(
     key: RequestKey | None = None,
     viewer_id: str | None = None,
     loaded: GameRecord | None = None,
+    request_id: str | None = None,
 ) -> Played:
     """Load, judge, save conditionally, and retry within the request's time budget: every move's path,
     a player's or the sweep's.
 
     `judge` decides on each fresh read what to write (None: nothing any more). `loaded` spares the
     first read when the caller has just made it. A keyed write stores `viewer_id`'s answer with it.
+    `request_id`, the id every attempt's write carries (a fresh one by default), is the caller's to
+    give when it must recognise the write itself later (the sweep: `written_by`).
     """
-    request_id = new_request_id()
+    request_id = request_id or new_request_id()
     failure: AppError = Busy()
     wrote = False
     for attempt in range(services.settings.move_attempts):
@@ -147,7 +150,7 @@ def apply_move(
         if replayed is not None:
             return Played(answer=replayed)
         record = loaded if loaded is not None and not attempt else load_game(services, game_id)
-        if request_id in record.recent_requests:
+        if written_by(record, request_id):
             logger.info("a write whose answer was lost had landed", extra={"game_id": game_id})
             return Played(record)
         step = judge(record)
@@ -208,6 +211,11 @@ def apply_move(
     raise failure
 
 
+def written_by(record: GameRecord, request_id: str) -> bool:
+    """Whether the game, as read, holds the write that carried `request_id` (answered or not)."""
+    return request_id in record.recent_requests
+
+
 def _landed(services: Answering, game_id: str, request_id: str, key: RequestKey | None) -> Played | None:
     try:
         replayed = replay(services, key)
@@ -216,4 +224,4 @@ def _landed(services: Answering, game_id: str, request_id: str, key: RequestKey 
         record = load_game(services, game_id)
     except StoreUnavailable:
         return None
-    return Played(record) if request_id in record.recent_requests else None
+    return Played(record) if written_by(record, request_id) else None

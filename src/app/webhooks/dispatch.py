@@ -14,10 +14,9 @@ from typing import Any
 
 from app.core.telemetry import count, logger
 from app.feed.events import Event
-from app.services import Services
 from app.webhooks import ssrf
 from app.webhooks.http import HttpOutcome, post
-from app.webhooks.ports import MAX_VISIBILITY_SECONDS, WebhookQueue
+from app.webhooks.ports import MAX_VISIBILITY_SECONDS, Enqueueing, Posting, WebhookQueue
 from app.webhooks.records import DeliveryAttempt, Outcome, WebhookRecord
 from app.webhooks.signing import HEADER, sign
 
@@ -87,13 +86,13 @@ def messages_for(
     return messages
 
 
-def enqueue_events(services: Services, queue: WebhookQueue, events: Iterable[Event]) -> int:
-    """Enqueue the deliveries `events` call for (the Streams consumer calls this); how many were sent.
+def enqueue_events(ports: Enqueueing, queue: WebhookQueue, events: Iterable[Event]) -> int:
+    """Enqueue the deliveries `events` call for (the flows call this); how many were sent.
 
     Raises RuntimeError when SQS refused some, so the consumer reports its stream record as failed and
     it is retried: delivery ids make the repeats harmless to receivers.
     """
-    messages = messages_for(events, services.webhooks.list_webhooks, services.now_iso())
+    messages = messages_for(events, ports.webhooks.list_webhooks, ports.now_iso())
     refused = queue.send([m.to_json() for m in messages])
     if refused:
         raise RuntimeError(f"SQS refused {len(refused)} of {len(messages)} webhook messages")
@@ -121,7 +120,7 @@ def _iso(moment: datetime) -> str:
 
 
 def deliver(
-    services: Services,
+    services: Posting,
     queue: WebhookQueue,
     message: WebhookMessage,
     *,

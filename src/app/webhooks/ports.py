@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from app.core.clock import Clock
+from app.core.clock import Clock, WallClock
 from app.webhooks.records import DeliveryAttempt, WebhookRecord
 
 if TYPE_CHECKING:
@@ -72,5 +72,15 @@ class Webhooks(Protocol):
 
 class Subscribing(Webhooks, Clock, Protocol):
     """A new webhook: its URL vetted by the settings' rules, stamped with the clock."""
+
+    settings: AppSettings
+
+
+class Enqueueing(Webhooks, Clock, Protocol):
+    """Enqueueing events' deliveries: each recipient's webhooks, and the time stamped on the messages."""
+
+
+class Posting(Webhooks, WallClock, Protocol):
+    """One delivery attempt: the webhook and its health, the settings' limits, and the clock."""
 
     settings: AppSettings

@@ -1,14 +1,15 @@
 """The account as a whole: everything stored about you (export) and erasing it (delete).
 
-What a delete does, game by game, and what it keeps: app.account.erase and docs/accounts.md (Your data)."""
+What a delete does, game by game, and what it keeps: app.flows.erase_account and docs/accounts.md
+(Your data)."""
 
 from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 
 from app.account import data as account_data
-from app.account import erase as account_erase
 from app.account.schemas import AccountExport, account_export
+from app.flows.erase_account import erase_account
 from handlers.http import Adapters, Signed, done, json_response, no_content
 from handlers.problems import answers
 from handlers.route_table import Endpoints
@@ -49,5 +50,5 @@ def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
     **answers(no_content("Deleted"), 401, 409),
 )
 def delete_me(signed: Signed, adapters: Adapters) -> Response[None]:
-    account_erase.erase(adapters, signed)
+    erase_account(adapters, signed)
     return done()

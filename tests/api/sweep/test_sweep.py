@@ -20,10 +20,9 @@ from app.core import clock as wall_clock
 from app.core.records import GameRecord
 from app.core.settings import get_settings
 from app.core.telemetry import metrics
-from app.games import due_index
-from app.games.due_index import shard_of
+from app.flows.sweep import sweep
+from app.games.keys import due_shard, due_shards
 from app.notify.delivery import Delivery
-from app.sweep import sweep
 
 from ..client import Client, FakeContext
 from ..helpers import by_id, give_clue, lobby, started, storyteller, view
@@ -220,7 +219,7 @@ def test_the_sweep_pages_through_every_shard_and_never_scans(
 ) -> None:
     games = [started([players[i], players[i + 1], players[i + 2]]) for i in range(0, 9, 3)]
     games += [started([players[i + 2], players[i + 1], players[i]]) for i in range(0, 9, 3)]
-    assert len({shard_of(g) for g in games}) > 1
+    assert len({due_shard(g) for g in games}) > 1
     operations: list[str] = []
     aws_clients.dynamodb().meta.events.register(
         "before-call.dynamodb", lambda model, **_: operations.append(model.name)
@@ -252,9 +251,9 @@ def test_a_sweep_stops_before_its_time_runs_out_and_the_next_run_finishes(
     # Every look at the clock costs 1 s, and the sweep looks once per shard page and once per game, in
     # shard order from the run's first shard. Games land in shards by their random ids, so the budget is
     # set from where they landed: enough looks to reach the first game, never enough for all four.
-    first_shard = (int(at.timestamp()) // 60) % len(due_index.shards())
-    order = due_index.shards()[first_shard:] + due_index.shards()[:first_shard]
-    nearest = min(order.index(shard_of(game_id)) for game_id in games)
+    first_shard = (int(at.timestamp()) // 60) % len(due_shards())
+    order = due_shards()[first_shard:] + due_shards()[:first_shard]
+    nearest = min(order.index(due_shard(game_id)) for game_id in games)
     looks_to_first_game = nearest + 2  # each shard page up to the game's, then the game itself
     first = sweep_at(at, CountdownContext(start_ms=3_000 + 1_000 * looks_to_first_game, step_ms=1_000))
     assert first["stopped_early"] is True

@@ -1,7 +1,8 @@
 """A game played through the API, its stream changes fed to the consumer: webhooks and the feed agree.
 
-The table's stream is stood in for by `Stream`, which hands `handle_change` every new version of the
-game item exactly as a DynamoDB Streams record would (old and new image), once per API call.
+The table's stream is stood in for by `Stream`, which hands `record_change` (the game change flow's feed
+and webhooks step) every new version of the game item exactly as a DynamoDB Streams record would (old
+and new image), once per API call.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import boto3
 import pytest
 
 from app import bootstrap
-from app.feed.changes import handle_change
+from app.flows.game_change import GameChange, record_events, rematched
 from app.webhooks.signing import verify
 from tests.api.client import Client, FakeContext
 from tests.api.helpers import assert_problem, create_game, foreign_card, give_clue, storyteller, submit_all
@@ -36,9 +37,16 @@ class Stream:
         )["Item"]
         new = {"state": item["state"]["B"], "version": int(item["version"]["N"])}
         if self.seen is None or self.seen["version"] != new["version"]:
-            handle_change(self.seen, new, bootstrap.services())
+            record_change(self.seen, new)
             self.changes.append((self.seen, new))
             self.seen = new
+
+
+def record_change(old_image: dict[str, Any] | None, new_image: dict[str, Any]) -> None:
+    """The feed and webhooks part of GameStreamFunction's work on one change, as the flow does it."""
+    services = bootstrap.services()
+    change = GameChange.of_images(old_image, new_image)
+    record_events(services, change, rematched(services, change))
 
 
 def drain(queues: Queues, rounds: int = 20) -> int:
@@ -170,5 +178,5 @@ def test_replaying_a_stream_change_writes_no_second_copy_to_the_feed(
     clients, stream, _ = played
     before = feed(clients[0], stream.game_id)
     for old, new in stream.changes:  # every record seen again, as retried stream batches would
-        handle_change(old, new, bootstrap.services())
+        record_change(old, new)
     assert [e["id"] for e in feed(clients[0], stream.game_id)] == [e["id"] for e in before]

@@ -1,5 +1,5 @@
-"""app.account: the export of everything stored about a player, and the erasure of their account, on
-the in-memory doubles and on DynamoDB (moto) alike."""
+"""app.account: the export of everything stored about a player, on the in-memory doubles and on DynamoDB
+(moto) alike; and the account the erasure flow starts from (tests/app/flows/test_erase_account.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 
 from app.account import data as account_data
-from app.account import erase as account_erase
 from app.account.schemas import account_export
-from app.core.errors import NotAuthenticated, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.games import inbox
 from app.games import play as games
@@ -23,7 +21,6 @@ from app.players.accounts import SignedIn
 from app.services import Services
 from app.webhooks.records import WebhookRecord
 from dixit.bots import RandomBot, next_mover
-from dixit.engine import DELETED_PLAYER_NAME
 from dixit.moves import Join, Start
 from dixit.state import Phase
 from dixit.views import view_for
@@ -128,83 +125,3 @@ def test_the_export_names_every_game_and_only_the_rounds_played(
     assert PUSH_ENDPOINT in text
     for hidden in ("whsec_s", ENDPOINT, account["token"], data.sessions[0].token_hash, PUSH_AUTH):
         assert hidden not in text
-
-
-def test_erasing_leaves_the_lobby_renames_the_seats_and_empties_the_partition(
-    services: Services, account: dict[str, Any]
-) -> None:
-    me = account["me"]
-    account_erase.erase(services, _signed(services, account["token"]))
-
-    with pytest.raises(NotAuthenticated):
-        _signed(services, account["token"])
-    assert services.players.get_player(me.player_id) is None
-    assert services.sessions.list_sessions(me.player_id) == []
-    assert services.webhooks.list_webhooks(me.player_id) == []
-    assert services.notifications.devices(me.player_id) == []
-    assert services.web_push_subscriptions.list_web_push_subscriptions(me.player_id) == []
-    assert services.notifications.preferences(me.player_id).muted_games == frozenset()
-    assert services.inbox.active_memberships(me.player_id) == []
-    assert services.inbox.finished_memberships(me.player_id, 20, None) == ([], None)
-    assert isinstance(services.push, MemoryNotifier)
-    assert services.push.deleted == [ENDPOINT]
-
-    for key in ("done", "live"):
-        state = games.load_game(services, account[key].game_id).state
-        seat = state.player(me.player_id)
-        assert seat is not None
-        assert seat.name == DELETED_PLAYER_NAME
-        assert state.version == account[key].version + 1
-    lobby = games.load_game(services, account["lobby"].game_id).state
-    assert lobby.player(me.player_id) is None
-    assert lobby.host_id == account["others"][2].player_id
-    # The others keep their inbox entries and history.
-    a = account["others"][0]
-    assert [m.game_id for m in services.inbox.active_memberships(a.player_id)] == [account["live"].game_id]
-
-
-def test_a_game_finishing_after_the_delete_files_no_history_for_the_deleted_seat(
-    services: Services, account: dict[str, Any]
-) -> None:
-    me, (a, b, _) = account["me"], account["others"]
-    account_erase.erase(services, _signed(services, account["token"]))
-    record = games.load_game(services, account["live"].game_id)
-    finished = replace(record.state.copy(), phase=Phase.FINISHED, round=None)
-    inbox.refresh(services.inbox, record.state, finished, record.updated_at)
-    assert services.inbox.finished_memberships(me.player_id, 20, None) == ([], None)
-    assert len(services.inbox.finished_memberships(a.player_id, 20, None)[0]) == 2
-    assert len(services.inbox.finished_memberships(b.player_id, 20, None)[0]) == 2
-
-
-def test_an_interrupted_erase_is_finished_by_a_retry_with_the_same_token(
-    services: Services, account: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    me = account["me"]
-    real = services.players.delete_player_data
-
-    def fails(player_id: str) -> int:
-        raise StoreUnavailable()
-
-    monkeypatch.setattr(services, "players", _Failing(services.players, fails))
-    with pytest.raises(StoreUnavailable):
-        account_erase.erase(services, _signed(services, account["token"]))
-    signed = _signed(services, account["token"])  # still signed in: the profile goes last
-    assert signed.player.player_id == me.player_id
-
-    monkeypatch.setattr(services, "players", _Failing(services.players, real))
-    account_erase.erase(services, signed)
-    with pytest.raises(NotAuthenticated):
-        _signed(services, account["token"])
-    # The retry renamed nothing twice.
-    state = games.load_game(services, account["done"].game_id).state
-    assert state.version == account["done"].version + 1
-
-
-class _Failing:
-    """A PlayerStore whose delete_player_data is `delete`, the rest the store's own."""
-
-    def __init__(self, store: Any, delete: Any) -> None:
-        self._store, self.delete_player_data = store, delete
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)

@@ -9,7 +9,7 @@ import pytest
 
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord, GameStamp, Membership, PlayerRecord, Visibility, Waiting
-from app.games.due_index import shard_of
+from app.games.keys import due_shard
 from app.games.ports import GameWrite
 from dixit import engine
 from dixit.moves import Join, Leave, Start
@@ -115,7 +115,7 @@ def started_game(store: Any, game_id: str = "g_0000000000000001", due_at: int = 
 
 def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_time_comes(store: Any) -> None:
     record = started_game(store)
-    shard = shard_of(record.game_id)
+    shard = due_shard(record.game_id)
 
     assert store.list_open_games(10) == []
     assert store.due_page(shard, 999, limit=10) == ([], None)
@@ -124,7 +124,7 @@ def test_a_started_game_leaves_the_lobby_listing_and_is_due_when_its_time_comes(
 
 def test_the_due_entry_moves_only_while_game_and_entry_are_as_the_sweep_saw_them(store: Any) -> None:
     record = started_game(store)
-    shard = shard_of(record.game_id)
+    shard = due_shard(record.game_id)
 
     assert not store.set_due(record.game_id, version=record.version - 1, expected=1_000, due_at=2_000)
     assert not store.set_due(record.game_id, version=record.version, expected=999, due_at=2_000)
@@ -140,8 +140,8 @@ def test_the_due_entry_moves_only_while_game_and_entry_are_as_the_sweep_saw_them
 
 def test_a_due_shard_is_read_in_pages_in_due_order(store: Any) -> None:
     ids = [f"g_{n:016x}" for n in range(40)]
-    shard = shard_of(ids[0])
-    same = [g for g in ids if shard_of(g) == shard][:3]
+    shard = due_shard(ids[0])
+    same = [g for g in ids if due_shard(g) == shard][:3]
     assert len(same) == 3
     for offset, game_id in enumerate(same):
         started_game(store, game_id, due_at=1_000 + offset)

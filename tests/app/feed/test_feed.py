@@ -1,4 +1,5 @@
-"""app.feed.feed: a game change to each member's feed and to their webhooks' queue; a feed read by pages."""
+"""app.feed.feed: a game change to each member's feed (then, as the game change flow does, to their
+webhooks' queue); a feed read by pages."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from app.feed.events import EVENT_ADAPTER, Event
 from app.games import play as games
 from app.players import accounts
 from app.services import Services
-from app.webhooks.dispatch import WebhookMessage, delivery_id
+from app.webhooks.dispatch import WebhookMessage, delivery_id, enqueue_events
 from app.webhooks.records import WebhookRecord
 from dixit.moves import Join, Leave
 from dixit.state import GameState, Phase
@@ -46,10 +47,20 @@ class Game:
     def record(self) -> list[Event]:
         """Hand the change since the last one recorded to `record_change`; the events it made."""
         new = self.current().state
-        events = feed.record_change(self.services, self.queue, self.state, new)
+        events = record(self.services, self.queue, self.state, new)
         self.state = new
         self.recorded += events
         return events
+
+
+def record(
+    services: Services, queue: MemoryWebhookQueue, old: GameState | None, new: GameState
+) -> list[Event]:
+    """The change's events to the feed, then to the webhooks' queue (app.flows.game_change's order)."""
+    events = feed.record_change(services, old, new)
+    if events:
+        enqueue_events(services, queue, events)
+    return events
 
 
 def player(services: Services, name: str) -> PlayerRecord:
@@ -114,7 +125,7 @@ def test_a_change_recorded_again_rewrites_the_same_items_and_enqueues_the_same_d
     assert sent_then
     game.queue.sent.clear()
 
-    again = feed.record_change(services, game.queue, before, game.current().state)  # a retried batch
+    again = record(services, game.queue, before, game.current().state)  # a retried batch
 
     assert again == events
     assert stored(services, game.game_id, ada.player_id) == feed_then

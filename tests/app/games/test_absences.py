@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from app.core.errors import Forbidden
+from app.flows.sweep import sweep
 from app.games import play as games
 from app.notify.delivery import Outcome
 from app.notify.messages import Notification
 from app.players import accounts as players
 from app.services import Services
-from app.sweep import sweep
 from dixit.moves import Extend, GiveClue, Join, OfferSeat, RemovePlayer, Submit, Vacation
 from dixit.state import Phase
 from tests.support.clock import Clock

@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 
 from app.core.errors import AppError
 from app.core.records import GameRecord, Visibility
+from app.flows.sweep import sweep
 from app.games import play as games
 from app.notify.delivery import Outcome
 from app.notify.messages import Notification
 from app.players import accounts as players
 from app.services import Services
-from app.sweep import sweep
 from dixit.bots import RandomBot
 from dixit.errors import DixitError
 from dixit.moves import Join, Start

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from app.core.records import GameRecord, PlayerRecord
-from app.games import history
+from app.games import history, state_codec
 from app.games import play as games
 from app.games.play import Step
 from app.services import Services
@@ -111,8 +111,15 @@ def test_a_round_that_ends_with_a_player_leaving_reaches_the_history_whole(
 def _image(state: GameState, carried: RoundResult | None = None) -> dict[str, object]:
     image: dict[str, object] = {"state": state.to_json()}
     if carried is not None:
-        image[history.SCORED_ROUND] = history.reveal_json(carried)
+        image[state_codec.SCORED_ROUND] = state_codec.round_json(carried)
     return image
+
+
+def _scored(
+    old: GameState | None, new: GameState | None, old_image: dict[str, object], new_image: dict[str, object]
+) -> RoundResult | None:
+    """What the stream consumer finds scored in a change: the states and the reveal the new item carried."""
+    return history.scored_round(old, new, history.carried_reveal(old_image, new_image))
 
 
 def test_only_the_write_that_scored_a_round_names_it_not_a_later_one_that_keeps_the_item(
@@ -126,11 +133,11 @@ def test_only_the_write_that_scored_a_round_names_it_not_a_later_one_that_keeps_
     result = scored.last_round
     assert result is not None
 
-    assert history.scored_round(before, scored, _image(before), _image(scored)) == result
+    assert _scored(before, scored, _image(before), _image(scored)) == result
     # The next moves of the game (or the sweep's update of the same item) score nothing new.
     later = replace(scored.copy(), version=scored.version + 1)
-    assert history.scored_round(scored, later, _image(scored), _image(later)) is None
+    assert _scored(scored, later, _image(scored), _image(later)) is None
     carried = _image(scored, result)
-    assert history.scored_round(scored, scored, carried, carried) is None
-    assert history.scored_round(before, scored, _image(before), carried) == result
-    assert history.scored_round(scored, None, _image(scored), {}) is None
+    assert _scored(scored, scored, carried, carried) is None
+    assert _scored(before, scored, _image(before), carried) == result
+    assert _scored(scored, None, _image(scored), {}) is None

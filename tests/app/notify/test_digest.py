@@ -180,11 +180,11 @@ def test_the_next_due_hour_of_a_local_hour_is_the_next_time_it_comes_round() -> 
 
 
 def test_erasing_an_account_takes_the_player_out_of_the_digest_index(services: Services) -> None:
-    from app.account.erase import erase
+    from app.flows.erase_account import erase_account
     from app.players.accounts import authenticate
 
     ada, token = accounts.register(services, "Ada")
     wants_digest(services, ada, 8)
     assert index(services).entry(ada.player_id) is not None
-    erase(services, authenticate(services, f"Bearer {token}"))
+    erase_account(services, authenticate(services, f"Bearer {token}"))
     assert index(services).entry(ada.player_id) is None

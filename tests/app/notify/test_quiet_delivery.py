@@ -10,6 +10,7 @@ import pytest
 from app.core.deadline import Deadline
 from app.core.errors import InvalidInput, StoreUnavailable
 from app.core.records import PlayerRecord, Visibility
+from app.flows.sweep import sweep
 from app.games import play as games
 from app.notify import delivery as delivery_module
 from app.notify import holding, my_preferences
@@ -19,7 +20,6 @@ from app.notify.preferences import Channel, NotificationPreferences
 from app.notify.senders import DevicePush
 from app.players import accounts
 from app.services import Services
-from app.sweep import sweep
 from dixit.moves import GiveClue, Join, Start
 from dixit.quiet_hours import QuietHours, SeatQuiet
 from dixit.state import GameState

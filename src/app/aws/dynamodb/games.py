@@ -1,9 +1,11 @@
 """Game items and what is written with them: memberships, an idempotent answer, the public-lobby and
-due indexes; and the round history the stream consumer writes (layout in docs/architecture.md)."""
+due indexes; and the round history the stream consumer writes (layout in docs/architecture.md).
+
+Storage only: what to write (the due entry, a reveal the item must carry) is the games feature's to
+decide, and comes in as plain values (`GameRecord.due_at`, `GameWrite.carried_round`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,8 +29,8 @@ from app.aws.dynamodb.items import (
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.errors import VersionConflict
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer, Visibility
-from app.games import history
-from app.games.due_index import shard_of
+from app.games import state_codec
+from app.games.keys import due_shard
 from app.games.ports import GameWrite
 from dixit.state import RoundResult
 
@@ -103,7 +105,7 @@ class DynamoGameStore(TableAdapter):
         ]
         if write.answer is not None:
             extras.append({"Put": answer_put(self.table_name, write.answer, epoch(record.updated_at))})
-        item = game_item(record, history.carried(record.state, write.finished_round))
+        item = game_item(record, write.carried_round)
         try:
             if not extras:
                 self.client.put_item(
@@ -162,7 +164,7 @@ class DynamoGameStore(TableAdapter):
             ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":prefix": {"S": "ROUND#"}},
             ConsistentRead=True,
         ):
-            rounds.append(RoundResult.from_dict(json.loads(item["result"]["S"])))
+            rounds.append(state_codec.round_from_json(item["result"]["S"]))
         return rounds
 
     def put_round(self, game_id: str, result: RoundResult) -> None:
@@ -209,7 +211,7 @@ class DynamoGameStore(TableAdapter):
         else:
             update = "SET due_at = :due, due_shard = :shard"
             values[":due"] = {"N": str(due_at)}
-            values[":shard"] = {"S": shard_of(game_id)}
+            values[":shard"] = {"S": due_shard(game_id)}
         return written_if_condition_held(
             self.client.update_item,
             TableName=self.table_name,

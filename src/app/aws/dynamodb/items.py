@@ -8,14 +8,13 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.core.records import GameRecord, Membership, StoredAnswer, Visibility
-from app.games import history, state_codec
-from app.games.due_index import shard_of
-from app.games.keys import FINISHED_PREFIX, finished_key
+from app.games import state_codec
+from app.games.keys import FINISHED_PREFIX, due_shard, finished_key
 from dixit.state import Phase, RoundResult
 
 LOBBY = "LOBBY"
 INDEX = "gsi1"  # public lobbies, keys only
-DUE_INDEX = "due"  # app.games.due_index, keys only
+DUE_INDEX = "due"  # app.games.due_index (partitioned by app.games.keys.due_shard), keys only
 IDEMPOTENCY_PK = "IDEMPOTENCY"
 
 
@@ -65,7 +64,7 @@ def game_item(record: GameRecord, scored: RoundResult | None = None) -> dict[str
         "updated_at": {"S": record.updated_at},
     }
     if scored is not None:
-        item[history.SCORED_ROUND] = {"S": history.reveal_json(scored)}
+        item[state_codec.SCORED_ROUND] = {"S": state_codec.round_json(scored)}
     if record.recent_requests:
         item["requests"] = {"S": " ".join(record.recent_requests)}
     if record.invite_barred:
@@ -81,7 +80,7 @@ def game_item(record: GameRecord, scored: RoundResult | None = None) -> dict[str
         item["gsi1pk"] = {"S": LOBBY}
         item["gsi1sk"] = {"S": f"{record.created_at}#{record.game_id}"}
     if record.due_at is not None and state.phase is not Phase.FINISHED:
-        item["due_shard"] = {"S": shard_of(record.game_id)}
+        item["due_shard"] = {"S": due_shard(record.game_id)}
         item["due_at"] = {"N": str(record.due_at)}
     return item
 
@@ -138,7 +137,7 @@ def round_put(table_name: str, game_id: str, result: RoundResult) -> dict[str, A
         "Item": {
             "pk": {"S": f"GAME#{game_id}"},
             "sk": {"S": f"ROUND#{result.number:04d}"},
-            "result": {"S": history.reveal_json(result)},
+            "result": {"S": state_codec.round_json(result)},
         },
     }
 

@@ -3,7 +3,10 @@
 It reads only what the due index says is due (app.games.due_index), shard by shard and page by page, and
 stops before its time budget runs out: what is left stays due for the next run. Every change is a
 conditional write on the game's version and due entry, so a move that lands between the sweep's read
-and its write wins, and the sweep looks again. Notifications go out only once the write committed.
+and its write wins, and the sweep looks again. Notifications go out only once the write committed, and
+so do the events it makes: to the feed (app.feed), then to the webhooks that want them (app.webhooks).
+A timeout whose write committed but whose answer was lost is told all the same: the game read back
+holds the sweep's request id (the move path's last look), so it is never counted as a lost race.
 """
 
 from __future__ import annotations
@@ -17,16 +20,19 @@ from app.core.records import GameRecord
 from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import Event, reminder_event, timeout_event
+from app.flows.bundles import SweepPorts
 from app.games import due_index
 from app.games import play as games
+from app.games.keys import due_shards
 from app.games.play import Step
 from app.notify import holding
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, reminder, timeout
-from app.services import Services
+from app.webhooks.dispatch import enqueue_events
 from app.webhooks.ports import WebhookQueue
 from dixit import engine
 from dixit.deadlines import Due, DueKind
+from dixit.engine import Applied
 from dixit.moves import Timeout
 from dixit.state import Phase
 
@@ -71,7 +77,7 @@ def iso(epoch: int) -> str:
 
 
 def sweep(
-    services: Services,
+    ports: SweepPorts,
     delivery: Delivery,
     now: int,
     *,
@@ -85,7 +91,7 @@ def sweep(
     With `webhooks`, reminders and timeouts also go to the event feed and to the webhooks that want them.
     """
     report = SweepReport(iso(now))
-    shards = due_index.shards()
+    shards = due_shards()
     # Start on a different shard each run, so a run that stops early never starves the same shards.
     first = (now // 60) % len(shards)
     for shard in shards[first:] + shards[:first]:
@@ -94,26 +100,26 @@ def sweep(
             if remaining_ms() < reserve_ms:
                 report.stopped_early = True
                 return report
-            entries, start = services.games.due_page(shard, now, limit=page_size, start=start)
+            entries, start = ports.games.due_page(shard, now, limit=page_size, start=start)
             report.pages += 1
             for game_id, _ in entries:
                 if remaining_ms() < reserve_ms:
                     report.stopped_early = True
                     return report
                 report.games_due += 1
-                _handle(services, delivery, game_id, now, report, webhooks)
+                _handle(ports, delivery, game_id, now, report, webhooks)
             if start is None:
                 break
     count("GamesSwept", report.games_due)
     # Then what waited through quiet hours (after the games: a timeout must not wait for the mail).
-    released = holding.release(services, delivery, now, remaining_ms=remaining_ms, reserve_ms=reserve_ms)
+    released = holding.release(ports, delivery, now, remaining_ms=remaining_ms, reserve_ms=reserve_ms)
     report.held_released, report.held_dropped = released.released, released.dropped
     report.stopped_early = released.stopped_early
     return report
 
 
 def _handle(
-    services: Services,
+    ports: SweepPorts,
     delivery: Delivery,
     game_id: str,
     now: int,
@@ -121,11 +127,11 @@ def _handle(
     webhooks: WebhookQueue | None,
 ) -> None:
     for _ in range(ATTEMPTS):
-        record = services.games.load_game(game_id)
+        record = ports.games.load_game(game_id)
         if record is None or record.due_at is None or record.due_at > now:
             return  # finished, or handled meanwhile (by a move or an overlapping run)
         try:
-            acted = _act(services, record, now, report)
+            acted = _act(ports, record, now, report)
         except AppError as failed:
             # Out of retries on the move path (busy, or the store failing): still due next run.
             logger.warning(
@@ -136,7 +142,7 @@ def _handle(
         if acted is not None:
             _deliver(delivery, acted.notifications, report)
             if webhooks is not None:
-                _record_events(services, webhooks, acted)
+                _record_events(ports, webhooks, acted)
             return
         report.lost_races += 1
         count("SweepRacesLost")
@@ -150,15 +156,15 @@ def _timeout_due(record: GameRecord, now: int) -> Due | None:
     return due if due is not None and due.kind is DueKind.TIMEOUT else None
 
 
-def _act(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
+def _act(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """One conditional write for what is due; the notifications to send once it committed (None: lost)."""
     if _timeout_due(record, now) is not None:
-        return _time_out(services, record, now, report)
+        return _time_out(ports, record, now, report)
     state = record.state
     assert record.due_at is not None
     due = due_index.reached(state, record.due_at, now)
     new_due = due_index.after_sweep(state, record.visibility, now)
-    if not services.games.set_due(
+    if not ports.games.set_due(
         record.game_id, version=record.version, expected=record.due_at, due_at=new_due
     ):
         return None
@@ -179,19 +185,35 @@ def _act(services: Services, record: GameRecord, now: int, report: SweepReport) 
     )
 
 
-def _time_out(services: Services, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
+def _time_out(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:
     """The timeout through the players' own move path (retries, request ids, fault handling)."""
+    request_id = games.new_request_id()  # this sweep's write, recognisable when its answer is lost
+    judged: list[tuple[GameRecord, Applied]] = []  # each attempt's read, and the timeout it wrote
 
     def judge(current: GameRecord) -> Step | None:
         if _timeout_due(current, now) is None:
             return None  # a move got there first: the caller looks again
         applied = engine.apply(current.state, Timeout(), now=now)
+        judged.append((current, applied))
         return Step(applied, due_index.after_sweep(applied.state, current.visibility, now), iso(now))
 
-    played = games.apply_move(services, record.game_id, judge, loaded=record)
-    applied, before = played.applied, played.previous
-    if applied is None or before is None:
-        return None
+    try:
+        played = games.apply_move(ports, record.game_id, judge, loaded=record, request_id=request_id)
+    except AppError:
+        # Out of attempts, and the move path's last look failed too: the write may still have landed.
+        landed = _landed(ports, record.game_id, request_id, judged)
+        if landed is None:
+            raise
+    else:
+        if played.applied is not None and played.previous is not None:
+            landed = played.previous, played.applied
+        else:
+            # Nothing applied by this call, which is also what the move path says of a write whose
+            # answer was lost and that a later read found landed: that timeout is told all the same.
+            landed = _landed(ports, record.game_id, request_id, judged)
+            if landed is None:
+                return None  # a move got there first
+    before, applied = landed
     due = _timeout_due(before, now)
     assert due is not None  # the judge wrote only because it was
     state = before.state
@@ -214,16 +236,38 @@ def _time_out(services: Services, record: GameRecord, now: int, report: SweepRep
     )
 
 
+def _landed(
+    ports: SweepPorts, game_id: str, request_id: str, judged: list[tuple[GameRecord, Applied]]
+) -> tuple[GameRecord, Applied] | None:
+    """The timeout this sweep wrote, when the game read back holds it though no answer said so.
+
+    The move path's last look (app.games.writing): the game, read again, holds this sweep's request
+    id. The write that landed is the last one attempted (a later attempt reads first, and stops when
+    it finds the id), so it wrote what the judge last decided, on the game it had read.
+    """
+    if not judged:
+        return None  # nothing was written
+    try:
+        back = ports.games.load_game(game_id)
+    except AppError:
+        return None
+    if back is None or not games.written_by(back, request_id):
+        return None
+    count("SweepTimeoutAnswersLost")
+    logger.warning("a timeout whose answer was lost had landed; telling it", extra={"game_id": game_id})
+    return judged[-1]
+
+
 def _occasion(due: Due) -> str:
     # Two reminders (and under `wait` a third) share a deadline: the point names which one this is.
     return f"{iso(due.deadline)}/{due.kind.value}"
 
 
-def _record_events(services: Services, webhooks: WebhookQueue, acted: _Acted) -> None:
+def _record_events(ports: SweepPorts, webhooks: WebhookQueue, acted: _Acted) -> None:
     try:
-        feed.record_sweep_events(
-            services, webhooks, acted.events, first=acted.first_position, finished=acted.finished
-        )
+        feed.record_sweep_events(ports, acted.events, first=acted.first_position, finished=acted.finished)
+        if acted.events:
+            enqueue_events(ports, webhooks, acted.events)
     except Exception:
         # Like a failed publish: the write committed, so this is logged and counted, not retried.
         logger.exception("sweep events not recorded", extra={"events": [e.id for e in acted.events]})

@@ -1,0 +1,38 @@
+"""The ports each flow works with, bundled: unions of the features' own bundles (app/<feature>/ports.py),
+which the composition's Services has, and so fits each.
+(Not a `ports.py`: these are no storage ports of their own, only the union of the features' ones.)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from app.feed.ports import FeedWriting
+from app.games.ports import Games, Inbox, Moving, Playing
+from app.notify.ports import Notifications, Releasing
+from app.webhooks.ports import Enqueueing
+
+if TYPE_CHECKING:
+    from app.notify.channels import PushChannel
+    from app.notify.email_ports import DigestIndex
+    from app.webhooks.ports import WebhookQueue
+
+
+class ChangePorts(Games, Inbox, FeedWriting, Enqueueing, Protocol):
+    """A game change: the round history and a rematch's finished game (games), the inbox, the feed and
+    the webhooks (the notifications go through the `Delivery` the caller hands in)."""
+
+    webhook_queue: WebhookQueue
+
+
+class SweepPorts(Moving, FeedWriting, Enqueueing, Releasing, Protocol):
+    """The sweep: the due index and its timeouts (games, the move path), what they tell (the feed and
+    the webhooks), and the notifications held through quiet hours (app.notify.holding)."""
+
+
+class ErasePorts(Playing, Notifications, Protocol):
+    """Erasing an account: the games its inbox names (left or renamed through the move path), its push
+    endpoints, its digest entry, and its partition."""
+
+    push: PushChannel
+    digests: DigestIndex

@@ -1,0 +1,43 @@
+"""Deleting an account (`DELETE /players/me`): what goes, and in which order, across the features.
+
+- **Games first**, while the inbox still names them: each is left or its seat renamed, the account's
+  own business (app.account.erase.leave_game), through the move path like any move.
+- **Push endpoints** next, through the push channel (deleting one that is gone succeeds).
+- **The digest index entry**, which lives under its hour's key, not in the partition (by its pointer).
+- **The partition last** (`PlayerStore.delete_player_data`): memberships, history, devices, mutes,
+  webhooks, the email ownership item, and then sessions and profile together. Until that last step
+  the caller's token still works, so a delete cut short (a timeout, a lost answer, a store fault)
+  is retried with the same token and picks up where it stopped: renamed games are skipped.
+
+Not deleted, because they are not the player's alone or expire by themselves: the games (other players'
+results), other players' feed copies and idempotency records (TTL), this player's feed copies in their
+games (they expire with the game's feed, `FEED_TTL_AFTER_END_SECONDS` after it ends), and their
+webhooks' delivery attempts (TTL, `WEBHOOK_ATTEMPT_TTL_SECONDS`).
+"""
+
+from __future__ import annotations
+
+from app.account.data import game_ids_of
+from app.account.erase import leave_game
+from app.core.errors import StoreUnavailable
+from app.core.telemetry import count, logger
+from app.flows.bundles import ErasePorts
+from app.games.play import ATTEMPT_RESERVE
+from app.players.accounts import SignedIn
+
+
+def erase_account(ports: ErasePorts, signed: SignedIn) -> None:
+    """Erase the caller's account: afterwards every one of their tokens is a 401."""
+    player = signed.player
+    active, finished = game_ids_of(ports, player.player_id)
+    for game_id in [*active, *finished]:
+        if ports.deadline.remaining() < ATTEMPT_RESERVE:
+            # A long history: what is done stays done, and a retry (same token) carries on from here.
+            raise StoreUnavailable("deleting your account takes longer: send the same request again")
+        leave_game(ports, signed, game_id)
+    for device in ports.notifications.devices(player.player_id):
+        ports.push.delete_endpoint(device.endpoint_arn)
+    ports.digests.remove_digest(player.player_id)
+    erased = ports.players.delete_player_data(player.player_id)
+    count("AccountsDeleted")
+    logger.info("account deleted", extra={"games": len(active) + len(finished), "items": erased})
