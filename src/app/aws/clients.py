@@ -35,6 +35,9 @@ _CONFIG = Config(
     # Requests are built by our adapters from pydantic-validated input; DynamoDB validates them again.
     parameter_validation=False,
 )
+# SES SendEmail is not idempotent: an SDK retry after a lost answer sends the mail twice. One attempt,
+# and the notification queue retries (after the send's claim expired, when the answer was lost).
+_SES_CONFIG = _CONFIG.merge(Config(retries={"mode": "standard", "max_attempts": 1}))
 # Virtual-host addressing breaks against a local endpoint such as moto server.
 _S3_CONFIG = _CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
 
@@ -101,7 +104,7 @@ def sqs() -> SQSClient:
 
 @cache
 def sesv2() -> SESV2Client:
-    return cast("SESV2Client", _client("sesv2"))
+    return cast("SESV2Client", _client("sesv2", _SES_CONFIG))
 
 
 @cache

@@ -1,12 +1,13 @@
 """Delivery use cases: who gets a notification and where, devices, mutes and the rate limits.
 
 Every notification goes to the topic (operators fan out by filter policy) and to each channel the
-player's preferences want for its kind (`app.notify.senders`), unless the player muted it (or, for a
-rematch, the finished game it rematches). Inside the
-player's quiet hours nothing is sent: the notification is held (`NotificationStore.hold`) until they
-end, and the sweep releases it then (`app.notify.holding`), dropping a reminder gone stale meanwhile.
-Delivery sees ports only: app.notify.channels.PushChannel (SNS in app.aws.sns) and
-app.notify.ports.NotificationStore (DynamoDB in app.aws.dynamodb.notify).
+player's preferences want for its kind, unless the player muted it (or, for a rematch, the finished
+game it rematches). Nothing is sent here: each owed send becomes a message on its channel's queue (the
+outbox, `app.notify.outbox`), which the queue's function sends, retried, once per dedupe id
+(`app.notify.outbox_delivery`). So the stream consumer, the sweep and the nudge route never wait on a
+push service or a mail server. Inside the player's quiet hours nothing is queued: the notification is
+held (`NotificationStore.hold`) until they end, and the sweep releases it then (`app.notify.holding`),
+dropping a reminder gone stale meanwhile. Delivery sees ports only.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from app.core.records import PlayerRecord
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
 from app.notify.messages import Kind, Notification, nudge
-from app.notify.ports import Delivering, Device, NotificationStore
+from app.notify.outbox import by_channel, messages_for, owed_channels
+from app.notify.outbox_ports import NotificationQueue
+from app.notify.ports import Device, NotificationStore, Queueing
 from app.notify.preferences import Channel, NotificationPreferences
-from app.notify.senders import Sender, channel_senders
+from app.notify.web_push_ports import WebPushStore
 from dixit.quiet_hours import is_quiet, quiet_end
 from dixit.state import GameState
 from dixit.views import waiting_for
@@ -38,10 +41,19 @@ MAX_DEVICES = 10
 
 
 class Outcome(StrEnum):
-    SENT = "sent"
+    SENT = "sent"  # queued on every owed channel (the queue's function sends it)
     MUTED = "muted"
     LIMITED = "limited"
     HELD = "held"  # inside the player's quiet hours: stored, sent when they end
+
+
+class NotQueued(RuntimeError):
+    """A queue refused some of a notification's messages: the caller's retry enqueues them again (the
+    ledger sends the ones that did go in only once)."""
+
+
+# A player's browsers each get their own message; past this many, the oldest subscriptions alone.
+MAX_PUSHED_BROWSERS = 10
 
 
 @dataclass(slots=True)
@@ -49,21 +61,18 @@ class Delivery:
     store: NotificationStore
     notifier: PushChannel
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
-    # Empty: the channels built from the two ports alone (device push).
-    senders: dict[Channel, Sender] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.senders:
-            self.senders = channel_senders(None, self.store, self.notifier)
+    queue: NotificationQueue | None = None
+    subscriptions: WebPushStore | None = None
 
     @classmethod
-    def of(cls, services: Delivering, clock: Callable[[], datetime] | None = None) -> Delivery:
+    def of(cls, services: Queueing, clock: Callable[[], datetime] | None = None) -> Delivery:
         """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
         return cls(
             services.notifications,
             services.push,
             clock or services.clock,
-            channel_senders(services, services.notifications, services.push),
+            services.notification_queue,
+            services.web_push_subscriptions,
         )
 
     def now_epoch(self) -> int:
@@ -127,24 +136,31 @@ class Delivery:
         return True
 
     def _send(self, notification: Notification, preferences: NotificationPreferences) -> Outcome:
-        if not self.notifier.publish(notification):
-            logger.info("no notification topic configured", extra=notification.body())
-        kind = notification.kind
-        for channel, sender in self.senders.items():
-            if not preferences.wants(channel, kind, notification.game_id):
-                count(f"NotificationsUnwanted_{channel.value}")
+        """Queue the notification on each owed channel: one message per channel (per browser for web
+        push), each with its dedupe id. Raises NotQueued when a queue refused some."""
+        if self.queue is None:
+            raise NotQueued("this delivery has no notification queue")
+        browsers: list[str] = []
+        if Channel.WEB_PUSH in owed_channels(notification, preferences) and self.subscriptions is not None:
+            mine = self.subscriptions.list_web_push_subscriptions(notification.player_id)
+            browsers = [s.subscription_id for s in mine if s.disabled_at is None][:MAX_PUSHED_BROWSERS]
+        messages = messages_for(
+            notification,
+            preferences,
+            enqueued_at=self.clock().isoformat(timespec="milliseconds"),
+            subscriptions=browsers,
+        )
+        refused = 0
+        for channel, queued in by_channel(messages).items():
+            if not self.queue.configured(channel):
+                # A deployment without this channel's queue: nothing can send it, so nothing is owed.
+                count(f"NotifyNotConfigured_{channel.value}")
                 continue
-            try:
-                sender.send(notification)
-            except Exception:
-                # One channel failing must not cost the others their message; a retry would repeat theirs.
-                logger.exception(
-                    "channel failed", extra={"channel": channel.value, "dedupe_id": notification.dedupe_id}
-                )
-                count(f"ChannelFailures_{channel.value}")
-                continue
-            count(f"Sent_{channel.value}")
-        count(f"Notified_{kind.value}")
+            refused += len(self.queue.enqueue(channel, [m.to_json() for m in queued]))
+            count(f"NotifyQueued_{channel.value}", len(queued))
+        if refused:
+            raise NotQueued(f"{refused} of {len(messages)} messages of {notification.dedupe_id} were refused")
+        count(f"Notified_{notification.kind.value}")
         return Outcome.SENT
 
 
