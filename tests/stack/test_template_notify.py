@@ -92,7 +92,13 @@ def test_email_is_off_by_default_and_only_the_functions_that_mail_are_told_the_s
 ) -> None:
     assert template["Parameters"]["EmailFrom"]["Default"] == ""
     # The API mails codes and nudges; the stream, the sweep and the digest notification mail (#20).
-    senders = {the_api_function(template), "GameStreamFunction", "SweepFunction", "DigestFunction"}
+    senders = {
+        the_api_function(template),
+        "GameStreamFunction",
+        "SweepFunction",
+        "DigestFunction",
+        "NotifyDeliveryFunction",  # the outbox's email queue
+    }
     for name, resource in of_type(template, "AWS::Serverless::Function").items():
         variables = (resource["Properties"].get("Environment") or {}).get("Variables") or {}
         if name in senders:
