@@ -20,6 +20,8 @@ from functools import partial
 
 from app.core.telemetry import count, logger
 from app.notify.email_channel import EmailChannel, EmailOutcome
+from app.notify.headline import headline
+from app.notify.messages import Notification
 from app.notify.outbox import OutboxMessage, send_id, topic_send_id
 from app.notify.outbox_ports import Claim
 from app.notify.ports import Device, OutboxSending
@@ -87,8 +89,14 @@ def _email(services: OutboxSending, message: OutboxMessage) -> Sent:
 def _web_push(services: OutboxSending, message: OutboxMessage) -> Sent:
     if message.subscription_id is None:
         return Sent.SKIPPED
-    result = WebPush.of(services).push_one(message.notification, message.subscription_id, message.send_id)
-    return Sent(result)
+
+    def describe(notification: Notification) -> str | None:
+        record = services.games.load_game(notification.game_id)
+        titled = headline(notification, None if record is None else record.state)
+        return None if titled is None else titled.body
+
+    pusher = WebPush.of(services, describe)
+    return Sent(pusher.push_one(message.notification, message.subscription_id, message.send_id))
 
 
 def _device_push(services: OutboxSending, message: OutboxMessage) -> Sent:

@@ -288,3 +288,46 @@ def test_a_held_message_is_deleted_only_once_queued_and_a_failed_release_is_trie
     assert isinstance(mailer, RecordingMailer)
     assert len(mailer.sent) == 1
     assert dict(mailer.sent[0].headers)[DEDUPE_HEADER] == f"{note.dedupe_id}:email"
+
+
+# Messages a player can tell apart
+
+
+def test_the_push_and_the_mail_name_the_game_the_move_and_the_clue(
+    services: Services, queue: MemoryNotificationQueue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.webhooks import ssrf
+
+    monkeypatch.setattr(ssrf, "system_resolver", lambda host, port: ["93.184.215.14"])
+    from app.games import play as games
+    from app.notify.messages import changes
+    from dixit.moves import GiveClue
+    from tests.fakes.web_push import RecordingWebPushSender
+
+    from .test_web_push import subscribe
+
+    seats, state = started(services)
+    teller = storyteller(seats, state)
+    card = state.hands[teller.player_id][0]
+    clued = games.play(services, teller, state.game_id, GiveClue(teller.player_id, card, "a quiet “storm”"))
+    assert clued.record is not None
+    (other, *_) = [p for p in seats if p.player_id != teller.player_id]
+    from app.notify.web_push import WebPush
+
+    subscribe(WebPush.of(services), other, "laptop")
+    owed = [n for n in changes(state, clued.record.state) if n.player_id == other.player_id]
+    Delivery.of(services).deliver_all(owed)
+    drain(queue, services)
+    sender = services.web_push
+    assert isinstance(sender, RecordingWebPushSender)
+    ((_, payload, _, _),) = sender.sent
+    names = [f"“{p.name}”" for p in seats if p.player_id != other.player_id]
+    assert (
+        payload["body"]
+        == f"Your turn: play a card on the clue “a quiet “storm”” (with {names[0]} and {names[1]})"
+    )
+    assert payload["tag"] == f"dixit-game-{state.game_id}"
+    mailer = services.mailer
+    assert isinstance(mailer, RecordingMailer)
+    (mail,) = mailer.to(other.email)
+    assert mail.subject.startswith("Your turn in Dixit: play a card on the clue “a quiet “storm””")
