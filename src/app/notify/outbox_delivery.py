@@ -86,16 +86,24 @@ def _email(services: OutboxSending, message: OutboxMessage) -> Sent:
     }.get(outcome, Sent.SKIPPED)
 
 
+def _describer(services: OutboxSending) -> Callable[[Notification], str | None]:
+    """What a push says about its game (app.notify.headline), the game read once per message."""
+    said: dict[str, str | None] = {}
+
+    def describe(notification: Notification) -> str | None:
+        if notification.dedupe_id not in said:
+            record = services.games.load_game(notification.game_id)
+            titled = headline(notification, None if record is None else record.state)
+            said[notification.dedupe_id] = None if titled is None else titled.body
+        return said[notification.dedupe_id]
+
+    return describe
+
+
 def _web_push(services: OutboxSending, message: OutboxMessage) -> Sent:
     if message.subscription_id is None:
         return Sent.SKIPPED
-
-    def describe(notification: Notification) -> str | None:
-        record = services.games.load_game(notification.game_id)
-        titled = headline(notification, None if record is None else record.state)
-        return None if titled is None else titled.body
-
-    pusher = WebPush.of(services, describe)
+    pusher = WebPush.of(services, _describer(services))
     return Sent(pusher.push_one(message.notification, message.subscription_id, message.send_id))
 
 
@@ -109,20 +117,26 @@ def _device_push(services: OutboxSending, message: OutboxMessage) -> Sent:
 
     results = [send_once(services, player_id, topic_send_id(notification), publish)]
     if message.to_devices:
+        describe = _describer(services)
         for device in services.notifications.devices(player_id):
             key = send_id(notification, Channel.DEVICE_PUSH, device.device_id)
-            results.append(
-                send_once(services, player_id, key, partial(_to_device, services, message, device))
-            )
+            to_device = partial(_to_device, services, message, device, describe)
+            results.append(send_once(services, player_id, key, to_device))
     retried = [r for r in results if r in _RETRIED]
     if retried:
         return retried[0]
     return Sent.SENT if Sent.SENT in results else results[0]
 
 
-def _to_device(services: OutboxSending, message: OutboxMessage, device: Device) -> Sent:
-    player_id = message.notification.player_id
-    if services.push.push(device.endpoint_arn, device.platform, message.notification):
+def _to_device(
+    services: OutboxSending,
+    message: OutboxMessage,
+    device: Device,
+    describe: Callable[[Notification], str | None],
+) -> Sent:
+    notification = message.notification
+    player_id = notification.player_id
+    if services.push.push(device.endpoint_arn, device.platform, notification, describe(notification)):
         return Sent.SENT
     # The platform disabled the endpoint (app uninstalled, token expired): it is forgotten.
     logger.info("removing a disabled push endpoint", extra={"device_id": device.device_id})

@@ -315,6 +315,10 @@ def test_the_push_and_the_mail_name_the_game_the_move_and_the_clue(
     from app.notify.web_push import WebPush
 
     subscribe(WebPush.of(services), other, "laptop")
+    from app.notify.channels import Platform
+    from app.notify.delivery import register_device
+
+    register_device(Delivery.of(services), other, "phone", Platform.FCM, "token-phone")
     owed = [n for n in changes(state, clued.record.state) if n.player_id == other.player_id]
     Delivery.of(services).deliver_all(owed)
     drain(queue, services)
@@ -327,6 +331,9 @@ def test_the_push_and_the_mail_name_the_game_the_move_and_the_clue(
         == f"Your turn: play a card on the clue “a quiet “storm”” (with {names[0]} and {names[1]})"
     )
     assert payload["tag"] == f"dixit-game-{state.game_id}"
+    push = services.push
+    assert isinstance(push, MemoryNotifier)
+    assert push.texts == [payload["body"]]  # the phone says the same
     mailer = services.mailer
     assert isinstance(mailer, RecordingMailer)
     (mail,) = mailer.to(other.email)
