@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from app.aws import clients as aws_clients
 from app.webhooks.ports import MAX_VISIBILITY_SECONDS
 
@@ -83,7 +85,12 @@ class SqsNotificationQueue:
             return []
         if channel not in self.queues:
             return list(bodies)
-        return _send_batches(self.client, self.queues[channel][0], bodies)
+        try:
+            return _send_batches(self.client, self.queues[channel][0], bodies)
+        except (ClientError, BotoCoreError):
+            # Throttled, failing or unreachable: all refused (a batch that went in is sent once anyway:
+            # the ledger knows its dedupe ids), and the caller retries.
+            return list(bodies)
 
     def retry_later(self, channel: Channel, receipt_handle: str, delay_seconds: int) -> None:
         self.client.change_message_visibility(

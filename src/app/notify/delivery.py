@@ -19,7 +19,15 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from app.core.clock import utc_now
-from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
+from app.core.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotConfigured,
+    NotFound,
+    RateLimited,
+    StoreUnavailable,
+)
 from app.core.records import PlayerRecord
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
@@ -47,9 +55,17 @@ class Outcome(StrEnum):
     HELD = "held"  # inside the player's quiet hours: stored, sent when they end
 
 
-class NotQueued(RuntimeError):
+class NotQueued(StoreUnavailable):
     """A queue refused some of a notification's messages: the caller's retry enqueues them again (the
-    ledger sends the ones that did go in only once)."""
+    ledger sends the ones that did go in only once). A 503 to an API client."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"notifications could not be queued just now ({detail}); try again shortly")
+
+
+# A refused enqueue is tried again at once this many times in all: SQS refusals pass quickly, and the
+# sweep cannot retry a notice whose write already committed.
+ENQUEUE_ATTEMPTS = 3
 
 
 # A player's browsers each get their own message; past this many, the oldest subscriptions alone.
@@ -156,8 +172,13 @@ class Delivery:
                 # A deployment without this channel's queue: nothing can send it, so nothing is owed.
                 count(f"NotifyNotConfigured_{channel.value}")
                 continue
-            refused += len(self.queue.enqueue(channel, [m.to_json() for m in queued]))
-            count(f"NotifyQueued_{channel.value}", len(queued))
+            bodies = [m.to_json() for m in queued]
+            for _ in range(ENQUEUE_ATTEMPTS):
+                bodies = self.queue.enqueue(channel, bodies)
+                if not bodies:
+                    break
+            refused += len(bodies)
+            count(f"NotifyQueued_{channel.value}", len(queued) - len(bodies))
         if refused:
             raise NotQueued(f"{refused} of {len(messages)} messages of {notification.dedupe_id} were refused")
         count(f"Notified_{notification.kind.value}")

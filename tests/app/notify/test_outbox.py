@@ -104,6 +104,21 @@ def test_delivery_only_queues_and_a_refused_enqueue_raises_for_the_callers_retry
         Delivery.of(services).deliver(your_turn(state, teller))
 
 
+def test_a_passing_refusal_is_tried_again_at_once_and_a_lasting_one_is_a_503(
+    services: Services, queue: MemoryNotificationQueue
+) -> None:
+    from app.core.errors import StoreUnavailable
+
+    seats, state = started(services)
+    teller = storyteller(seats, state)
+    queue.refuse_calls = 2  # SQS throttles twice, then takes them
+    assert Delivery.of(services).deliver(your_turn(state, teller)) is Outcome.SENT
+    assert {c for c, _ in queue.pending} == {Channel.DEVICE_PUSH, Channel.EMAIL}
+    queue.refuse_calls = 10
+    with pytest.raises(StoreUnavailable):
+        Delivery.of(services).deliver(your_turn(state, teller))
+
+
 # At least once, never twice once sent
 
 
