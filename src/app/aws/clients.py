@@ -37,7 +37,7 @@ _CONFIG = Config(
 )
 # SES SendEmail is not idempotent: an SDK retry after a lost answer sends the mail twice. One attempt,
 # and the notification queue retries (after the send's claim expired, when the answer was lost).
-_SES_CONFIG = _CONFIG.merge(Config(retries={"mode": "standard", "max_attempts": 1}))
+_SES_CONFIG = _CONFIG.merge(Config(retries={"mode": "standard", "total_max_attempts": 1}))
 # Virtual-host addressing breaks against a local endpoint such as moto server.
 _S3_CONFIG = _CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
 
