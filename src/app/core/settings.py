@@ -54,7 +54,7 @@ class AppSettings(BaseModel):
     webhook_retry_base_seconds: int = Field(default=30, ge=1)
     webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
     # The notification outbox (docs/notifications.md): a queue and a dead-letter queue per channel. A
-    # channel without a queue sends nothing (its messages are refused and the change's record retried).
+    # channel without a queue refuses its messages: the change's record is retried, a held one stays.
     email_queue_url: str = ""
     email_dlq_url: str = ""
     web_push_queue_url: str = ""

@@ -169,9 +169,9 @@ class Delivery:
         refused = 0
         for channel, queued in by_channel(messages).items():
             if not self.queue.configured(channel):
-                # A deployment without this channel's queue: nothing can send it, so nothing is owed.
+                # Refused like any other: a held message stays held, a stream record is retried (and the
+                # missing queue shows in the logs and the failure counts), never dropped silently.
                 count(f"NotifyNotConfigured_{channel.value}")
-                continue
             bodies = [m.to_json() for m in queued]
             for _ in range(ENQUEUE_ATTEMPTS):
                 bodies = self.queue.enqueue(channel, bodies)

@@ -119,6 +119,16 @@ def test_a_passing_refusal_is_tried_again_at_once_and_a_lasting_one_is_a_503(
         Delivery.of(services).deliver(your_turn(state, teller))
 
 
+def test_a_channel_without_a_queue_is_refused_never_dropped(services: Services) -> None:
+    from dataclasses import replace
+
+    seats, state = started(services)
+    teller = storyteller(seats, state)
+    mail_only = MemoryNotificationQueue(channels=(Channel.EMAIL,))  # a deployment missing two queues
+    with pytest.raises(NotQueued):
+        Delivery.of(replace(services, notification_queue=mail_only)).deliver(your_turn(state, teller))
+
+
 # At least once, never twice once sent
 
 
