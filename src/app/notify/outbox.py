@@ -13,12 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from app.notify.email_channel import EMAILED_KINDS
 from app.notify.messages import Kind, Notification
 from app.notify.preferences import Channel, NotificationPreferences
-
-# The kinds each channel carries at all (a timeout goes to the topic and devices alone).
-EMAILED_KINDS = frozenset({Kind.YOUR_TURN, Kind.REMINDER, Kind.GAME_OVER, Kind.REMATCH})
-WEB_PUSHED_KINDS = EMAILED_KINDS
+from app.notify.web_push import WEB_PUSH_KINDS
 
 
 def notification_to_dict(notification: Notification) -> dict[str, Any]:
@@ -84,14 +82,15 @@ class OutboxMessage:
 def owed_channels(notification: Notification, preferences: NotificationPreferences) -> tuple[Channel, ...]:
     """The channels `notification` goes to, by the player's preferences and what each channel carries.
 
-    The device push channel is always owed: its message also publishes to the notification topic
+    Email and web push carry only their kinds (a timeout goes to the topic and devices alone). The
+    device push channel is always owed: its message also publishes to the notification topic
     (operators fan out from there); `wants(DEVICE_PUSH)` decides whether it reaches the devices too.
     """
     kind, game = notification.kind, notification.game_id
     owed = [Channel.DEVICE_PUSH]
     if kind in EMAILED_KINDS and preferences.wants(Channel.EMAIL, kind, game):
         owed.append(Channel.EMAIL)
-    if kind in WEB_PUSHED_KINDS and preferences.wants(Channel.WEB_PUSH, kind, game):
+    if kind in WEB_PUSH_KINDS and preferences.wants(Channel.WEB_PUSH, kind, game):
         owed.append(Channel.WEB_PUSH)
     return tuple(owed)
 
