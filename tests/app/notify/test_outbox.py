@@ -3,27 +3,39 @@ once sent, never again (the ledger), under failing and answer-losing providers."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from app import bootstrap
+from app.core.errors import StoreUnavailable
 from app.core.settings import AppSettings
+from app.games import play as games
 from app.notify import holding
-from app.notify.delivery import Delivery, NotQueued, Outcome
+from app.notify.channels import Platform
+from app.notify.delivery import Delivery, NotQueued, Outcome, register_device
 from app.notify.mail import DEDUPE_HEADER, Mail, MailOutcomeUnknown, MailUnavailable
-from app.notify.messages import Kind, Notification
+from app.notify.messages import Kind, Notification, changes
 from app.notify.outbox import OutboxMessage, messages_for, owed_channels
 from app.notify.outbox_delivery import Finished, RetryLater, deliver
 from app.notify.preferences import Channel, NotificationPreferences
+from app.notify.web_push import WebPush
 from app.services import Services
+from app.webhooks import ssrf
+from dixit.moves import GiveClue
+from handlers import notify_delivery
+from tests.api.client import FakeContext
 from tests.fakes.mail import RecordingMailer
 from tests.fakes.outbox import MemoryNotificationQueue
 from tests.fakes.push import MemoryNotifier
+from tests.fakes.web_push import RecordingWebPushSender
 from tests.support.clock import Clock
 from tests.support.outbox import drain
 from tests.support.services import memory_services
 
 from .test_email_channel import WEB, started, storyteller, your_turn
+from .test_web_push import subscribe
 
 SETTINGS = AppSettings(web_base_url=WEB, unsubscribe_secret="s3cret")
 
@@ -107,7 +119,6 @@ def test_delivery_only_queues_and_a_refused_enqueue_raises_for_the_callers_retry
 def test_a_passing_refusal_is_tried_again_at_once_and_a_lasting_one_is_a_503(
     services: Services, queue: MemoryNotificationQueue
 ) -> None:
-    from app.core.errors import StoreUnavailable
 
     seats, state = started(services)
     teller = storyteller(seats, state)
@@ -120,7 +131,6 @@ def test_a_passing_refusal_is_tried_again_at_once_and_a_lasting_one_is_a_503(
 
 
 def test_a_channel_without_a_queue_is_refused_never_dropped(services: Services) -> None:
-    from dataclasses import replace
 
     seats, state = started(services)
     teller = storyteller(seats, state)
@@ -239,9 +249,6 @@ def test_a_message_failing_past_the_retry_window_is_dead_lettered(
 def test_the_function_reports_only_the_failed_message_for_a_retry(
     services: Services, queue: MemoryNotificationQueue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app import bootstrap
-    from handlers import notify_delivery
-    from tests.api.client import FakeContext
 
     seats, state = started(services)
     teller = storyteller(seats, state)
@@ -321,15 +328,8 @@ def test_a_held_message_is_deleted_only_once_queued_and_a_failed_release_is_trie
 def test_the_push_and_the_mail_name_the_game_the_move_and_the_clue(
     services: Services, queue: MemoryNotificationQueue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.webhooks import ssrf
 
     monkeypatch.setattr(ssrf, "system_resolver", lambda host, port: ["93.184.215.14"])
-    from app.games import play as games
-    from app.notify.messages import changes
-    from dixit.moves import GiveClue
-    from tests.fakes.web_push import RecordingWebPushSender
-
-    from .test_web_push import subscribe
 
     seats, state = started(services)
     teller = storyteller(seats, state)
@@ -337,11 +337,8 @@ def test_the_push_and_the_mail_name_the_game_the_move_and_the_clue(
     clued = games.play(services, teller, state.game_id, GiveClue(teller.player_id, card, "a quiet “storm”"))
     assert clued.record is not None
     (other, *_) = [p for p in seats if p.player_id != teller.player_id]
-    from app.notify.web_push import WebPush
 
     subscribe(WebPush.of(services), other, "laptop")
-    from app.notify.channels import Platform
-    from app.notify.delivery import register_device
 
     register_device(Delivery.of(services), other, "phone", Platform.FCM, "token-phone")
     owed = [n for n in changes(state, clued.record.state) if n.player_id == other.player_id]
