@@ -31,6 +31,7 @@ from app.core.errors import (
 from app.core.records import PlayerRecord
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
+from app.notify.email_channel import EmailChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.outbox import by_channel, messages_for, owed_channels
 from app.notify.outbox_ports import NotificationQueue
@@ -79,6 +80,8 @@ class Delivery:
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
     queue: NotificationQueue | None = None
     subscriptions: WebPushStore | None = None
+    # Whether the player's address takes this notification's mail (None: no email channel here).
+    mail_reaches: Callable[[Notification], bool] | None = None
 
     @classmethod
     def of(cls, services: Queueing, clock: Callable[[], datetime] | None = None) -> Delivery:
@@ -89,7 +92,29 @@ class Delivery:
             clock or services.clock,
             services.notification_queue,
             services.web_push_subscriptions,
+            EmailChannel(services).reaches,
         )
+
+    def reaches(self, notification: Notification) -> bool:
+        """Whether some channel the player wants for it has somewhere to take `notification`: an address,
+        a device or a browser (never, when they muted it)."""
+        preferences = self.store.preferences(notification.player_id)
+        player_id, kind, game = notification.player_id, notification.kind, notification.game_id
+        for channel in owed_channels(notification, preferences):
+            if channel is Channel.DEVICE_PUSH:
+                if preferences.wants(channel, kind, game) and self.store.devices(player_id):
+                    return True
+            elif channel is Channel.WEB_PUSH:
+                mine = (
+                    []
+                    if self.subscriptions is None
+                    else self.subscriptions.list_web_push_subscriptions(player_id)
+                )
+                if any(s.disabled_at is None for s in mine):
+                    return True
+            elif self.mail_reaches is not None and self.mail_reaches(notification):
+                return True
+        return False
 
     def now_epoch(self) -> int:
         return int(self.clock().timestamp())
@@ -250,6 +275,8 @@ def set_game_muted(delivery: Delivery, player: PlayerRecord, state: GameState, m
 class NudgeReport:
     nudged: tuple[str, ...]
     next_nudge_at: str
+    # Those nudged who have no channel to hear it on: they see it only when they open the game.
+    unreachable: tuple[str, ...] = ()
 
 
 def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> NudgeReport:
@@ -271,7 +298,11 @@ def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> Nu
             retry_after=retry_after,
         )
     at = now.isoformat(timespec="seconds")
+    unreachable = []
     for target in targets:
-        delivery.deliver(nudge(state, target, by=player.player_id, at=at))
+        notification = nudge(state, target, by=player.player_id, at=at)
+        if not delivery.reaches(notification):
+            unreachable.append(target)
+        delivery.deliver(notification)
     count("HandNudges")
-    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"))
+    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"), tuple(unreachable))

@@ -69,6 +69,16 @@ class EmailChannel:
             and unsubscribe.link(settings, "probe", unsubscribe.Scope.EMAIL) is not None
         )
 
+    def reaches(self, notification: Notification) -> bool:
+        """A kind mails go out for, a deployment that mails, and an address that takes them."""
+        services = self.services
+        if notification.kind not in EMAILED_KINDS or not self.configured:
+            return False
+        player = services.players.get_player(notification.player_id)
+        if player is None or not player.email:
+            return False
+        return not services.mail_ledger.address_suppressed(player.email)
+
     def send(
         self, notification: Notification, *, time_zone: str = "UTC", send_id: str | None = None
     ) -> EmailOutcome:

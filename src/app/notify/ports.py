@@ -140,12 +140,11 @@ class Delivering(Emailing, WebPushing, Protocol):
     push: PushChannel
 
 
-class Queueing(WallClock, Notifications, Protocol):
-    """Deciding where a notification goes and queuing it there (app.notify.delivery.Delivery.of)."""
+class Queueing(Delivering, Protocol):
+    """Deciding where a notification goes (and whether it reaches the player there) and queuing it
+    (app.notify.delivery.Delivery.of)."""
 
-    push: PushChannel
     notification_queue: NotificationQueue
-    web_push_subscriptions: WebPushStore
 
 
 class OutboxSending(Delivering, Protocol):

@@ -179,6 +179,13 @@ class WebPush:
                 "web_push_subscription_not_found", f"you have no web push subscription {subscription_id}"
             )
 
+    def reaches(self, notification: Notification) -> bool:
+        """Whether a browser of the player would take `notification` (one subscribed, not disabled)."""
+        if notification.kind not in WEB_PUSH_KINDS:
+            return False
+        mine = self.store.list_web_push_subscriptions(notification.player_id)
+        return any(s.disabled_at is None for s in mine)
+
     # Sending (app.notify.outbox_delivery: one message per browser)
 
     def push_one(self, notification: Notification, subscription_id: str, dedupe_id: str) -> str:

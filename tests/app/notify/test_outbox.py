@@ -14,7 +14,7 @@ from app.core.settings import AppSettings
 from app.games import play as games
 from app.notify import holding
 from app.notify.channels import Platform
-from app.notify.delivery import Delivery, NotQueued, Outcome, register_device
+from app.notify.delivery import Delivery, NotQueued, Outcome, nudge_game, register_device
 from app.notify.mail import DEDUPE_HEADER, Mail, MailOutcomeUnknown, MailUnavailable
 from app.notify.messages import Kind, Notification, changes
 from app.notify.outbox import OutboxMessage, messages_for, owed_channels
@@ -360,3 +360,25 @@ def test_the_push_and_the_mail_name_the_game_the_move_and_the_clue(
     assert isinstance(mailer, RecordingMailer)
     (mail,) = mailer.to(other.email)
     assert mail.subject.startswith("Your turn in Dixit: play a card on the clue “a quiet “storm””")
+
+
+# Whether a nudge reaches anyone (what the queued outbox can no longer say by sending)
+
+
+def test_a_nudge_says_who_has_no_channel_to_hear_it_on(
+    services: Services, queue: MemoryNotificationQueue, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ssrf, "system_resolver", lambda host, port: ["93.184.215.14"])
+    seats, state = started(services)
+    teller = storyteller(seats, state)
+    nudger = next(p for p in seats if p is not teller)
+    mailer = services.mailer
+    assert isinstance(mailer, RecordingMailer)
+    mailer.suppressed.add(teller.email)  # their address bounced: mail does not reach them...
+    services.mail_ledger.suppress_address(teller.email, reason="BOUNCE", at="2026-03-01T12:00:00Z")
+    assert nudge_game(Delivery.of(services), nudger, state).unreachable == (teller.player_id,)
+    subscribe(WebPush.of(services), teller, "laptop")  # ...a browser of theirs does
+    clock.advance(minutes=61)  # past the once-an-hour limit
+    assert nudge_game(Delivery.of(services), nudger, state).unreachable == ()
+    assert WebPush.of(services).reaches(your_turn(state, teller))
+    assert not WebPush.of(services).reaches(Notification(Kind.TIMEOUT, state.game_id, teller.player_id, "d"))
