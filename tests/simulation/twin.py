@@ -203,7 +203,8 @@ class TwinWorld:
         self.clock = clock if clock is not None else FakeClock()
         self.clients: dict[str, Any] = {}
         self._published: list[tuple[str, str, str]] = []
-        aws_clients.sns().meta.events.register("provide-client-params.sns.Publish", self._on_publish)
+        for sns in (aws_clients.sns(), aws_clients.sns_once()):  # notifications publish through the second
+            sns.meta.events.register("provide-client-params.sns.Publish", self._on_publish)
         self.pump = StreamPump(TABLE)
 
     def _on_publish(self, params: dict[str, Any], **_: Any) -> None:

@@ -47,6 +47,12 @@ class SnsNotifier:
             self._client = aws_clients.sns()
         return self._client
 
+    @property
+    def publisher(self) -> SNSClient:
+        """What publishes (the topic, a device): a client that never repeats a Publish by itself, since
+        a repeat after a lost answer would be a second push (the outbox retries instead)."""
+        return self._client if self._client is not None else aws_clients.sns_once()
+
     # The topic
 
     def publish(self, notification: Notification) -> bool:
@@ -60,7 +66,7 @@ class SnsNotifier:
                 "MessageGroupId": notification.player_id,
                 "MessageDeduplicationId": hashlib.sha256(notification.dedupe_id.encode()).hexdigest(),
             }
-        self.client.publish(
+        self.publisher.publish(
             TopicArn=self.topic_arn,
             Subject=notification.text,
             Message=notification.to_json(),
@@ -136,7 +142,9 @@ class SnsNotifier:
             }
         message = {"default": shown, _SNS_PLATFORM_KEY[platform]: json.dumps(payload)}
         try:
-            self.client.publish(TargetArn=endpoint_arn, Message=json.dumps(message), MessageStructure="json")
+            self.publisher.publish(
+                TargetArn=endpoint_arn, Message=json.dumps(message), MessageStructure="json"
+            )
         except ClientError as error:
             if _code(error) in _GONE:
                 return False

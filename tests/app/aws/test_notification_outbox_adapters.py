@@ -113,3 +113,17 @@ def test_a_message_waits_out_its_backoff_and_a_dead_letter_says_why(
     assert not SqsNotificationQueue({Channel.EMAIL: (queues[Channel.EMAIL][0], "")}).dead_letter(
         Channel.EMAIL, "b", "no dead-letter queue"
     )
+
+
+def test_no_sdk_client_repeats_a_notification_send_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.aws import clients
+    from app.aws.sns import SnsNotifier
+
+    set_environment(monkeypatch)
+    try:
+        assert clients.sesv2().meta.config.retries["total_max_attempts"] == 1
+        assert clients.sns_once().meta.config.retries["total_max_attempts"] == 1
+        assert SnsNotifier("arn:topic").publisher is clients.sns_once()
+        assert clients.sns().meta.config.retries.get("total_max_attempts") != 1  # endpoints keep retrying
+    finally:
+        forget_clients_and_settings()
