@@ -113,6 +113,25 @@ def _webhook_queue(settings: AppSettings) -> Any:
     return SqsWebhookQueue(settings.webhook_queue_url, settings.webhook_dlq_url)
 
 
+def _notification_queue(settings: AppSettings) -> Any:
+    from app.aws.sqs import SqsNotificationQueue
+    from app.notify.preferences import Channel
+
+    return SqsNotificationQueue(
+        {
+            Channel.EMAIL: (settings.email_queue_url, settings.email_dlq_url),
+            Channel.WEB_PUSH: (settings.web_push_queue_url, settings.web_push_dlq_url),
+            Channel.DEVICE_PUSH: (settings.device_push_queue_url, settings.device_push_dlq_url),
+        }
+    )
+
+
+def _send_ledger(table: str) -> Any:
+    from app.aws.dynamodb.send_ledger import DynamoSendLedger
+
+    return DynamoSendLedger(table)
+
+
 def _mail_ledger(table: str) -> Any:
     from app.aws.dynamodb.mail_ledger import DynamoMailLedger
 
@@ -138,7 +157,8 @@ def _web_push(settings: AppSettings) -> Any:
         SsmVapidKey(settings.web_push_vapid_parameter),
         vapid_subject(settings.web_push_subject, settings.email_from, settings.web_base_url),
         allow_loopback_http=settings.webhook_allow_loopback_http,
-        timeout_seconds=settings.webhook_timeout_seconds,
+        refused_loopback_ports=settings.refused_loopback_ports,
+        timeout_seconds=settings.notify_send_timeout_seconds,
     )
 
 
@@ -173,6 +193,8 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         digests=_on_first_use(lambda: _digests(table)),
         web_push_subscriptions=_on_first_use(lambda: _web_push_subscriptions(table)),
         web_push=_on_first_use(lambda: _web_push(settings)),
+        notification_queue=_on_first_use(lambda: _notification_queue(settings)),
+        send_ledger=_on_first_use(lambda: _send_ledger(table)),
     )
 
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from app.notify.channels import PushChannel
     from app.notify.email_ports import DigestIndex, MailLedger
     from app.notify.mail import Mailer
+    from app.notify.outbox_ports import NotificationQueue, SendLedger
     from app.notify.ports import NotificationStore
     from app.notify.web_push_ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
@@ -54,6 +55,9 @@ class Services:
     digests: DigestIndex
     web_push_subscriptions: WebPushStore
     web_push: WebPushSender
+    # The notification outbox: a queue per channel, and the ledger that sends each message once.
+    notification_queue: NotificationQueue
+    send_ledger: SendLedger
     # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

@@ -27,6 +27,7 @@ class MemoryNotifier:
         }
         self.published: list[Notification] = []
         self.pushed: list[tuple[str, Notification]] = []  # (endpoint arn, notification)
+        self.texts: list[str] = []  # what each push showed, in the order of `pushed`
         self.deleted: list[str] = []
         self.refused_tokens: set[str] = set()
         self.gone: set[str] = set()
@@ -58,9 +59,12 @@ class MemoryNotifier:
         self.deleted.append(endpoint_arn)
         self._endpoints = {key: value for key, value in self._endpoints.items() if value[0] != endpoint_arn}
 
-    def push(self, endpoint_arn: str, platform: Platform, notification: Notification) -> bool:
+    def push(
+        self, endpoint_arn: str, platform: Platform, notification: Notification, text: str | None = None
+    ) -> bool:
         live = {arn for arn, _ in self._endpoints.values()}
         if endpoint_arn in self.gone or endpoint_arn not in live:
             return False
         self.pushed.append((endpoint_arn, notification))
+        self.texts.append(text or notification.text)
         return True

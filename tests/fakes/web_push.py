@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 
 from app.notify.web_push_ports import PushAttempt, PushResult, WebPushSubscription
 
@@ -40,6 +41,24 @@ class MemoryWebPushStore:
                 return False
             del self._subscriptions[player_id][subscription_id]
             return True
+
+    def record_web_push_result(
+        self, player_id: str, subscription_id: str, *, ok: bool, status: str, at: str, disable_after: int
+    ) -> WebPushSubscription | None:
+        with self._lock:
+            found = self._subscriptions.get(player_id, {}).get(subscription_id)
+            if found is None:
+                return None
+            if ok:
+                updated = replace(found, failures=0, last_failure=None)
+            else:
+                failures = found.failures + 1
+                disabled = found.disabled_at or (at if failures >= disable_after else None)
+                updated = replace(
+                    found, failures=failures, last_failure=f"{at} {status}", disabled_at=disabled
+                )
+            self._subscriptions[player_id][subscription_id] = updated
+            return updated
 
 
 class RecordingWebPushSender:

@@ -132,10 +132,19 @@ def test_the_environment_resolves_against_the_local_resources() -> None:
     spec: FunctionSpec = functions(template)["ApiFunction"]
     refs = stack_refs(
         template,
-        {"GameTable": "t", "CardBucket": "b", "NudgeTopic": "arn:topic", "EmailConfigurationSet": "c"},
+        {
+            "GameTable": "t",
+            "CardBucket": "b",
+            "NudgeTopic": "arn:topic",
+            "EmailConfigurationSet": "c",
+            "EmailQueue": "q/email",
+            "WebPushQueue": "q/web-push",
+            "DevicePushQueue": "q/device-push",
+        },
     )
     values, unresolved = resolved_environment(spec, refs)
     assert unresolved == []
+    assert values["WEB_PUSH_QUEUE_URL"] == "q/web-push"  # the nudge route queues its notifications
     assert values["TABLE_NAME"] == "t"
     assert values["CARD_BUCKET"] == "b"
     assert values["NUDGE_TOPIC_ARN"] == "arn:topic"

@@ -162,7 +162,14 @@ def aws_twin() -> Iterator[None]:
                 "TopicArn"
             ]
             get_settings.cache_clear()
-            yield
+            # The outbox's queues in process, delivered at once: the season hears what the outbox sends.
+            import pytest
+
+            from tests.support.outbox import queue_in_process
+
+            with pytest.MonkeyPatch.context() as env:
+                queue_in_process(env)
+                yield
     finally:
         for name, value in saved.items():
             if value is None:
@@ -196,7 +203,8 @@ class TwinWorld:
         self.clock = clock if clock is not None else FakeClock()
         self.clients: dict[str, Any] = {}
         self._published: list[tuple[str, str, str]] = []
-        aws_clients.sns().meta.events.register("provide-client-params.sns.Publish", self._on_publish)
+        for sns in (aws_clients.sns(), aws_clients.sns_once()):  # notifications publish through the second
+            sns.meta.events.register("provide-client-params.sns.Publish", self._on_publish)
         self.pump = StreamPump(TABLE)
 
     def _on_publish(self, params: dict[str, Any], **_: Any) -> None:

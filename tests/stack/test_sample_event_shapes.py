@@ -143,3 +143,15 @@ def test_the_sqs_event_is_what_the_queue_hands_the_webhook_function() -> None:
     message = WebhookMessage.from_json(record["body"])
     assert message.webhook_id.startswith("wh_")
     assert message.delivery_id.startswith("dlv_")
+
+
+@pytest.mark.parametrize("channel", ["email", "web_push"])
+def test_the_sqs_events_are_what_the_outbox_queues_hand_the_delivery_function(channel: str) -> None:
+    from app.notify.outbox import OutboxMessage
+
+    (record,) = load(EVENTS / "notify_delivery" / f"{channel}.json")["Records"]
+    assert record["eventSource"] == "aws:sqs"
+    message = OutboxMessage.from_json(record["body"])
+    assert message.channel.value == channel
+    assert message.send_id.startswith(message.notification.dedupe_id)
+    assert (message.subscription_id is not None) == (channel == "web_push")

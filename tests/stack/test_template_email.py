@@ -12,7 +12,8 @@ from local_stack.template import load_template
 
 from .test_template import allows, of_type
 
-MAIL_SENDERS = ("ApiFunction", "GameStreamFunction", "SweepFunction", "DigestFunction")
+# The stream and the sweep only queue notifications: the outbox's function mails them.
+MAIL_SENDERS = ("ApiFunction", "NotifyDeliveryFunction", "DigestFunction")
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +35,9 @@ def test_every_function_that_sends_notification_mail_is_told_how_and_may_send(st
         assert told["UNSUBSCRIBE_SECRET"] == {"Ref": "UnsubscribeSecret"}
         assert allows(stack, function, "ses:SendEmail", "EmailConfigurationSet"), function
     assert stack["Parameters"]["UnsubscribeSecret"]["NoEcho"] is True
+    for function in ("GameStreamFunction", "SweepFunction"):
+        assert not allows(stack, function, "ses:SendEmail", "EmailConfigurationSet"), function
+        assert "EMAIL_FROM" not in variables(stack, function), function
 
 
 def test_bounces_and_complaints_reach_the_mail_events_function_through_eventbridge(

@@ -72,19 +72,21 @@ def _actions_on(stack: dict[str, Any], function: str, suffix: str) -> set[str]:
     return actions
 
 
-def test_only_the_api_registers_push_endpoints_and_both_may_push_and_remove_them(
+def test_only_the_api_registers_push_endpoints_and_only_the_outbox_pushes_and_publishes(
     stack: dict[str, Any], template: dict[str, Any]
 ) -> None:
-    api = the_api_function(template)
+    api, outbox = the_api_function(template), "NotifyDeliveryFunction"
     (consumer,) = consumers(stack, "AWS::DynamoDB::Table")
     assert _actions_on(stack, api, ":app/*") == {"sns:CreatePlatformEndpoint"}
     assert {"sns:Publish", "sns:DeleteEndpoint"} <= _actions_on(stack, api, ":endpoint/*")
-    assert _actions_on(stack, consumer, ":endpoint/*") == {"sns:Publish", "sns:DeleteEndpoint"}
-    assert _actions_on(stack, consumer, ":app/*") == set()
-    # Notifications go to the topic as well.
+    assert _actions_on(stack, outbox, ":endpoint/*") == {"sns:Publish", "sns:DeleteEndpoint"}
+    assert _actions_on(stack, outbox, ":app/*") == set()
+    # The stream consumer and the sweep only queue: they reach no push endpoint and no topic.
     (topic,) = of_type(stack, "AWS::SNS::Topic")
-    assert allows(stack, api, "sns:Publish", topic)
-    assert allows(stack, consumer, "sns:Publish", topic)
+    for queuing in (consumer, "SweepFunction"):
+        assert _actions_on(stack, queuing, ":endpoint/*") == set(), queuing
+        assert not allows(stack, queuing, "sns:Publish", topic), queuing
+    assert allows(stack, outbox, "sns:Publish", topic)
 
 
 def test_email_is_off_by_default_and_only_the_functions_that_mail_are_told_the_sender_and_set(
@@ -92,7 +94,11 @@ def test_email_is_off_by_default_and_only_the_functions_that_mail_are_told_the_s
 ) -> None:
     assert template["Parameters"]["EmailFrom"]["Default"] == ""
     # The API mails codes and nudges; the stream, the sweep and the digest notification mail (#20).
-    senders = {the_api_function(template), "GameStreamFunction", "SweepFunction", "DigestFunction"}
+    senders = {
+        the_api_function(template),
+        "DigestFunction",
+        "NotifyDeliveryFunction",  # the outbox's email queue (the stream and the sweep only queue)
+    }
     for name, resource in of_type(template, "AWS::Serverless::Function").items():
         variables = (resource["Properties"].get("Environment") or {}).get("Variables") or {}
         if name in senders:

@@ -52,6 +52,10 @@ def set_environment(env: pytest.MonkeyPatch) -> None:
         env.setenv(name, value)
     env.delenv("AWS_ENDPOINT_URL", raising=False)
     forget_clients_and_settings()
+    # The outbox's queues are in memory, delivered at once: what a test reads was sent by the outbox.
+    from tests.support.outbox import queue_in_process
+
+    queue_in_process(env)
 
 
 @contextmanager

@@ -27,6 +27,7 @@ from tests.fakes.games import MemoryGameStore, MemoryInboxStore
 from tests.fakes.mail import RecordingMailer
 from tests.fakes.mail_ledger import MemoryDigestIndex, MemoryMailLedger
 from tests.fakes.notify import MemoryNotificationStore
+from tests.fakes.outbox import MemoryNotificationQueue, MemorySendLedger
 from tests.fakes.players import MemoryPlayerStore
 from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
@@ -34,6 +35,7 @@ from tests.fakes.sessions import MemorySessionStore
 from tests.fakes.table import MemoryTable
 from tests.fakes.web_push import MemoryWebPushStore, RecordingWebPushSender
 from tests.fakes.webhooks import MemoryWebhookStore
+from tests.support.outbox import deliver_at_once
 
 # The Services fields that are storage ports, each a Protocol in app/<feature>/ports.py.
 # Sessions before players: a session double also answers replace_token, for the session, not the profile.
@@ -80,6 +82,7 @@ class AllMemoryPorts(_OnePortObject):
         self.mail_ledger = MemoryMailLedger()
         self.digests = MemoryDigestIndex()
         self.web_push_subscriptions = MemoryWebPushStore()
+        self.send_ledger = MemorySendLedger()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
@@ -88,6 +91,7 @@ class AllMemoryPorts(_OnePortObject):
             self.notifications.erase_player,
             self.mail_ledger.erase_player,
             self.web_push_subscriptions.erase_player,
+            self.send_ledger.erase_player,
         ]
 
 
@@ -123,9 +127,11 @@ def memory_services(
 ) -> Services:
     """Every port over its in-memory double, SNS and SQS recorded in memory: no moto, no environment.
 
-    `settings` default to the defaults (AppSettings()), not to this process's environment.
+    `settings` default to the defaults (AppSettings()), not to this process's environment. The outbox's
+    queue delivers each message at once (tests/support/outbox.py), unless `notification_queue` is given.
     """
     ports = ports if ports is not None else AllMemoryPorts()
+    queue = MemoryNotificationQueue()
     built = Services(
         settings=settings if settings is not None else AppSettings(),
         games=ports.games,
@@ -145,8 +151,21 @@ def memory_services(
         digests=ports.digests,
         web_push_subscriptions=ports.web_push_subscriptions,
         web_push=RecordingWebPushSender(),
+        notification_queue=queue,
+        send_ledger=ports.send_ledger,
     )
-    return replace(built, **overrides) if overrides else built
+    built = replace(built, **overrides) if overrides else built
+    if "notification_queue" not in overrides:
+        deliver_at_once(queue, lambda: built)
+    return built
+
+
+def _memory_ports(store: Any) -> AllMemoryPorts | None:
+    """The AllMemoryPorts `store` is, or wraps (tests/app/staging.Interleaved keeps it as `inner`)."""
+    for candidate in (store, getattr(store, "inner", None), getattr(store, "store", None)):
+        if isinstance(candidate, AllMemoryPorts):
+            return candidate
+    return None
 
 
 def services_over(store: Any, **overrides: Any) -> Services:
@@ -154,10 +173,23 @@ def services_over(store: Any, **overrides: Any) -> Services:
     AllTablePorts, or either staged by tests/app/staging.Interleaved), for tests run on both."""
     real = bootstrap.services(settings=get_settings())
     built = replace(real, **dict.fromkeys(STORE_PORTS, store), images=CardImages("", 3_600))
-    return replace(built, **overrides) if overrides else built
+    memory = _memory_ports(store)
+    if memory is not None:  # the outbox's ledger beside the in-memory stores, not in a table
+        built = replace(built, send_ledger=memory.send_ledger)
+    return _delivering_at_once(replace(built, **overrides) if overrides else built, overrides)
+
+
+def _delivering_at_once(built: Services, overrides: dict[str, Any]) -> Services:
+    """`built` with an in-memory outbox queue that delivers through `built` itself (unless one is given)."""
+    if "notification_queue" in overrides:
+        return built
+    queue = MemoryNotificationQueue()
+    built = replace(built, notification_queue=queue)
+    deliver_at_once(queue, lambda: built)
+    return built
 
 
 def dynamo_services(**overrides: Any) -> Services:
     """The adapters `app.bootstrap` builds, with `overrides` (a staged store, a fixed clock) on top."""
     built = bootstrap.services(settings=get_settings())
-    return replace(built, **overrides) if overrides else built
+    return _delivering_at_once(replace(built, **overrides) if overrides else built, overrides)

@@ -27,6 +27,12 @@ LOCAL_NAMES = {
     "WebhookQueue": "dixit-webhooks-local",
     "WebhookDeadLetterQueue": "dixit-webhooks-dlq-local",
     "NotifyFailureQueue": "dixit-notify-failures-local",
+    "EmailQueue": "dixit-notify-email-local",
+    "EmailDeadLetterQueue": "dixit-notify-email-dlq-local",
+    "WebPushQueue": "dixit-notify-web-push-local",
+    "WebPushDeadLetterQueue": "dixit-notify-web-push-dlq-local",
+    "DevicePushQueue": "dixit-notify-device-push-local",
+    "DevicePushDeadLetterQueue": "dixit-notify-device-push-dlq-local",
     "EmailConfigurationSet": "dixit-mail-local",
 }
 

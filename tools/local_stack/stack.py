@@ -53,6 +53,9 @@ from local_stack.template import (
 )
 from local_stack.uploads import UploadTrigger, s3_triggers
 
+# The notification outbox's queues (template.yaml), one per channel.
+OUTBOX_QUEUES = ("EmailQueue", "WebPushQueue", "DevicePushQueue")
+
 LOG = logging.getLogger("local_stack")
 
 #: Template parameters naming SNS platform applications, with the platform and the twin's application name.
@@ -247,6 +250,7 @@ class LocalStack:
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
         self.queue_poller: QueuePoller | None = None
+        self.outbox_pollers: list[QueuePoller] = []
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.port = 0  # the gateway's (the options' port, or a free one when that is 0)
@@ -261,6 +265,9 @@ class LocalStack:
 
     def _say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
+
+    def _reporter(self, prefix: str) -> Callable[[str], None]:
+        return lambda line: self._say(f"{prefix} {line}")
 
     def start(self) -> LocalStack:
         from local_stack.twin import TwinServer, patch_dynamodb  # heavy: only when serving
@@ -437,6 +444,21 @@ class LocalStack:
                 region=REGION,
                 report=lambda line: self._say(f"[webhook] {line}"),
             ).start()
+        if "NotifyDeliveryFunction" in handlers:
+            # The notification outbox: one queue per channel, each polled for NotifyDeliveryFunction as its
+            # event source mappings would (the stream, the sweep and the nudge route only enqueue).
+            self.outbox_pollers = [
+                QueuePoller(
+                    sqs,
+                    self.resources[queue],
+                    "NotifyDeliveryFunction",
+                    handlers["NotifyDeliveryFunction"],
+                    region=REGION,
+                    report=self._reporter(f"[outbox {queue}]"),
+                ).start()
+                for queue in OUTBOX_QUEUES
+                if queue in self.resources
+            ]
         self._write_state()
         self._banner(jobs, mappings)
         return self
@@ -541,6 +563,9 @@ class LocalStack:
         if self.queue_poller is not None:
             self.queue_poller.stop()
             self.queue_poller = None
+        for poller in self.outbox_pollers:
+            poller.stop()
+        self.outbox_pollers = []
         if self.http is not None:
             self.http.stop()
             self.http = None

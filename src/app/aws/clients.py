@@ -35,6 +35,12 @@ _CONFIG = Config(
     # Requests are built by our adapters from pydantic-validated input; DynamoDB validates them again.
     parameter_validation=False,
 )
+# SES SendEmail is not idempotent: an SDK retry after a lost answer sends the mail twice. One attempt,
+# and the notification queue retries (after the send's claim expired, when the answer was lost).
+_SES_CONFIG = _CONFIG.merge(Config(retries={"mode": "standard", "total_max_attempts": 1}))
+# The same for SNS Publish (the topic, a device): a notification's publishes go through a client of
+# their own that never repeats one; endpoint management keeps the retrying one.
+_ONCE_CONFIG = _SES_CONFIG
 # Virtual-host addressing breaks against a local endpoint such as moto server.
 _S3_CONFIG = _CONFIG.merge(Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
 
@@ -95,13 +101,19 @@ def sns() -> SNSClient:
 
 
 @cache
+def sns_once() -> SNSClient:
+    """SNS for Publish: one attempt per call (the notification queue retries, by dedupe id)."""
+    return cast("SNSClient", _client("sns", _ONCE_CONFIG))
+
+
+@cache
 def sqs() -> SQSClient:
     return cast("SQSClient", _client("sqs"))
 
 
 @cache
 def sesv2() -> SESV2Client:
-    return cast("SESV2Client", _client("sesv2"))
+    return cast("SESV2Client", _client("sesv2", _SES_CONFIG))
 
 
 @cache
@@ -122,5 +134,5 @@ def reset() -> None:
     """Forget the session and its clients (tests switch endpoints and credentials between cases)."""
     global _generation
     _generation += 1
-    for factory in (session, dynamodb, s3, sns, sqs, sesv2, ssm):
+    for factory in (session, dynamodb, s3, sns, sns_once, sqs, sesv2, ssm):
         factory.cache_clear()

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NoReturn
 
-from botocore.exceptions import ClientError, HTTPClientError
+from botocore.exceptions import ClientError, HTTPClientError, ReadTimeoutError
 from botocore.exceptions import ConnectionError as BotocoreConnectionError
 
 from app.aws import clients as aws_clients
-from app.notify.mail import Mail, MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.mail import (
+    Mail,
+    MailNotConfigured,
+    MailOutcomeUnknown,
+    MailRefused,
+    MailUnavailable,
+    Suppressed,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_sesv2 import SESV2Client
@@ -85,9 +92,13 @@ class SesMailer:
         if self.configuration_set:
             request["ConfigurationSetName"] = self.configuration_set
         try:
+            # SendEmail is not idempotent: its client makes one attempt (app.aws.clients.sesv2), and the
+            # caller's queue retries, after a lost answer only once the send's claim expired.
             self.client.send_email(**request)
         except ClientError as error:
             _raise_translated(error)
+        except ReadTimeoutError as error:
+            raise MailOutcomeUnknown() from error
         except (HTTPClientError, BotocoreConnectionError) as error:
             raise MailUnavailable() from error
 

@@ -47,6 +47,12 @@ class SnsNotifier:
             self._client = aws_clients.sns()
         return self._client
 
+    @property
+    def publisher(self) -> SNSClient:
+        """What publishes (the topic, a device): a client that never repeats a Publish by itself, since
+        a repeat after a lost answer would be a second push (the outbox retries instead)."""
+        return self._client if self._client is not None else aws_clients.sns_once()
+
     # The topic
 
     def publish(self, notification: Notification) -> bool:
@@ -60,7 +66,7 @@ class SnsNotifier:
                 "MessageGroupId": notification.player_id,
                 "MessageDeduplicationId": hashlib.sha256(notification.dedupe_id.encode()).hexdigest(),
             }
-        self.client.publish(
+        self.publisher.publish(
             TopicArn=self.topic_arn,
             Subject=notification.text,
             Message=notification.to_json(),
@@ -113,19 +119,32 @@ class SnsNotifier:
     def delete_endpoint(self, endpoint_arn: str) -> None:
         self.client.delete_endpoint(EndpointArn=endpoint_arn)  # idempotent in SNS
 
-    def push(self, endpoint_arn: str, platform: Platform, notification: Notification) -> bool:
+    def push(
+        self, endpoint_arn: str, platform: Platform, notification: Notification, text: str | None = None
+    ) -> bool:
         """Send to one device; False when the endpoint is gone for good (the caller removes it)."""
         body = notification.body()
+        shown = text or notification.text
         if platform is Platform.FCM:
             payload: dict[str, Any] = {
-                "notification": {"title": "Dixit", "body": notification.text},
+                # One notification per game on the phone: a newer one replaces the older (FCM's tag).
+                "notification": {
+                    "title": "Dixit",
+                    "body": shown,
+                    "tag": f"dixit-game-{notification.game_id}",
+                },
                 "data": {key: str(value) for key, value in body.items()},
             }
         else:
-            payload = {"aps": {"alert": notification.text, "thread-id": notification.game_id}, **body}
-        message = {"default": notification.text, _SNS_PLATFORM_KEY[platform]: json.dumps(payload)}
+            payload = {
+                "aps": {"alert": shown, "thread-id": notification.game_id},
+                **body,
+            }
+        message = {"default": shown, _SNS_PLATFORM_KEY[platform]: json.dumps(payload)}
         try:
-            self.client.publish(TargetArn=endpoint_arn, Message=json.dumps(message), MessageStructure="json")
+            self.publisher.publish(
+                TargetArn=endpoint_arn, Message=json.dumps(message), MessageStructure="json"
+            )
         except ClientError as error:
             if _code(error) in _GONE:
                 return False

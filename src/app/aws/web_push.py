@@ -28,7 +28,7 @@ from botocore.exceptions import ClientError
 from app.aws import clients
 from app.core.errors import StoreUnavailable
 from app.core.telemetry import logger
-from app.notify.web_push_ports import PushAttempt, PushResult, WebPushSubscription
+from app.notify.web_push_ports import LOCAL_RECEIVER_PATH, PushAttempt, PushResult, WebPushSubscription
 from app.webhooks import http
 from app.webhooks.ssrf import UnsafeUrl, vet
 
@@ -90,12 +90,14 @@ class PywebpushSender:
         subject: str,
         *,
         allow_loopback_http: bool = False,
-        timeout_seconds: float = 5.0,
+        refused_loopback_ports: frozenset[int] = frozenset(),
+        timeout_seconds: float = 2.5,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.private_key = private_key
         self.subject = subject
         self.allow_loopback_http = allow_loopback_http
+        self.refused_loopback_ports = refused_loopback_ports
         self.timeout_seconds = timeout_seconds
         self.clock = clock
         self._vapid: Any = None
@@ -124,7 +126,11 @@ class PywebpushSender:
 
     def send(self, subscription: WebPushSubscription, payload: bytes, *, ttl: int, topic: str) -> PushAttempt:
         try:
-            target = vet(subscription.endpoint, allow_loopback_http=self.allow_loopback_http)
+            target = vet(
+                subscription.endpoint,
+                allow_loopback_http=self.allow_loopback_http,
+                refused_loopback_ports=_refused_for(subscription.endpoint, self.refused_loopback_ports),
+            )
         except UnsafeUrl as unsafe:
             return PushAttempt(PushResult.REFUSED, unsafe.code)
         try:
@@ -160,3 +166,9 @@ class PywebpushSender:
         if outcome.status in GONE_STATUSES:
             return PushAttempt(PushResult.GONE, outcome.status)
         return PushAttempt(PushResult.FAILED, outcome.status)
+
+
+def _refused_for(endpoint: str, ports: frozenset[int]) -> frozenset[int]:
+    """The local stack's own ports, except for its push receiver's path (app.notify.web_push)."""
+    path = urlsplit(endpoint).path
+    return frozenset() if path.startswith(LOCAL_RECEIVER_PATH) and ".." not in path else ports

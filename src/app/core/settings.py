@@ -53,6 +53,24 @@ class AppSettings(BaseModel):
     webhook_retry_for_seconds: int = Field(default=86_400, ge=60)
     webhook_retry_base_seconds: int = Field(default=30, ge=1)
     webhook_attempt_ttl_seconds: int = Field(default=7 * 86_400, ge=3_600)
+    # The notification outbox (docs/notifications.md): a queue and a dead-letter queue per channel. A
+    # channel without a queue refuses its messages: the change's record is retried, a held one stays.
+    email_queue_url: str = ""
+    email_dlq_url: str = ""
+    web_push_queue_url: str = ""
+    web_push_dlq_url: str = ""
+    device_push_queue_url: str = ""
+    device_push_dlq_url: str = ""
+    # One send's whole deadline (connect and answer): a slow push service or mail server costs its own
+    # message this long at most, never another player's.
+    notify_send_timeout_seconds: float = Field(default=2.5, gt=0, le=10)
+    notify_retry_base_seconds: int = Field(default=20, ge=1)
+    # How long a send is retried before its message is dead-lettered.
+    notify_retry_for_seconds: int = Field(default=86_400, ge=60)
+    # A claim whose send's outcome is unknown (a lost answer) blocks a repeat this long, then is retried.
+    notify_claim_seconds: int = Field(default=120, ge=10)
+    # A browser's push service that failed (timed out, 5xx) this many times in a row is disabled.
+    web_push_disable_after_failures: int = Field(default=5, ge=1)
     feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
     # Signs the one-click unsubscribe links of notification mails (app.notify.unsubscribe); empty: no
     # notification mail is sent, since none could carry a working unsubscribe link.

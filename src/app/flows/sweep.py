@@ -282,7 +282,8 @@ def _deliver(delivery: Delivery, notifications: list[Notification], report: Swee
             else:
                 outcome = delivery.deliver(notification)
         except Exception:
-            # The write committed: a failed publish is logged and counted, never retried into a duplicate.
+            # The write committed and the next sweep will not see it due again: a message the outbox refused
+            # (queue unreachable) is logged and counted; the other notifications still go.
             logger.exception("notification not delivered", extra={"dedupe_id": notification.dedupe_id})
             count("SweepDeliveryFailed")
             continue

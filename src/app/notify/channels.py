@@ -51,6 +51,9 @@ class PushChannel(Protocol):
         """Idempotent: deleting an endpoint that is already gone succeeds."""
         ...
 
-    def push(self, endpoint_arn: str, platform: Platform, notification: Notification) -> bool:
-        """Send to one device; False when the endpoint is gone for good (the caller removes it)."""
+    def push(
+        self, endpoint_arn: str, platform: Platform, notification: Notification, text: str | None = None
+    ) -> bool:
+        """Send to one device, showing `text` (default: the kind's plain text); False when the endpoint
+        is gone for good (the caller removes it). The payload carries the dedupe id."""
         ...

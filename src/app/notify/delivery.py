@@ -1,12 +1,13 @@
 """Delivery use cases: who gets a notification and where, devices, mutes and the rate limits.
 
 Every notification goes to the topic (operators fan out by filter policy) and to each channel the
-player's preferences want for its kind (`app.notify.senders`), unless the player muted it (or, for a
-rematch, the finished game it rematches). Inside the
-player's quiet hours nothing is sent: the notification is held (`NotificationStore.hold`) until they
-end, and the sweep releases it then (`app.notify.holding`), dropping a reminder gone stale meanwhile.
-Delivery sees ports only: app.notify.channels.PushChannel (SNS in app.aws.sns) and
-app.notify.ports.NotificationStore (DynamoDB in app.aws.dynamodb.notify).
+player's preferences want for its kind, unless the player muted it (or, for a rematch, the finished
+game it rematches). Nothing is sent here: each owed send becomes a message on its channel's queue (the
+outbox, `app.notify.outbox`), which the queue's function sends, retried, once per dedupe id
+(`app.notify.outbox_delivery`). So the stream consumer, the sweep and the nudge route never wait on a
+push service or a mail server. Inside the player's quiet hours nothing is queued: the notification is
+held (`NotificationStore.hold`) until they end, and the sweep releases it then (`app.notify.holding`),
+dropping a reminder gone stale meanwhile. Delivery sees ports only.
 """
 
 from __future__ import annotations
@@ -18,14 +19,25 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from app.core.clock import utc_now
-from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, NotFound, RateLimited
+from app.core.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotConfigured,
+    NotFound,
+    RateLimited,
+    StoreUnavailable,
+)
 from app.core.records import PlayerRecord
 from app.core.telemetry import count, logger
 from app.notify.channels import InvalidPushToken, Platform, PushChannel
+from app.notify.email_channel import EmailChannel
 from app.notify.messages import Kind, Notification, nudge
-from app.notify.ports import Delivering, Device, NotificationStore
+from app.notify.outbox import by_channel, messages_for, owed_channels
+from app.notify.outbox_ports import NotificationQueue
+from app.notify.ports import Device, NotificationStore, Queueing
 from app.notify.preferences import Channel, NotificationPreferences
-from app.notify.senders import Sender, channel_senders
+from app.notify.web_push_ports import WebPushStore
 from dixit.quiet_hours import is_quiet, quiet_end
 from dixit.state import GameState
 from dixit.views import waiting_for
@@ -38,10 +50,27 @@ MAX_DEVICES = 10
 
 
 class Outcome(StrEnum):
-    SENT = "sent"
+    SENT = "sent"  # queued on every owed channel (the queue's function sends it)
     MUTED = "muted"
     LIMITED = "limited"
     HELD = "held"  # inside the player's quiet hours: stored, sent when they end
+
+
+class NotQueued(StoreUnavailable):
+    """A queue refused some of a notification's messages: the caller's retry enqueues them again (the
+    ledger sends the ones that did go in only once). A 503 to an API client."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"notifications could not be queued just now ({detail}); try again shortly")
+
+
+# A refused enqueue is tried again at once this many times in all: SQS refusals pass quickly, and the
+# sweep cannot retry a notice whose write already committed.
+ENQUEUE_ATTEMPTS = 3
+
+
+# A player's browsers each get their own message; past this many, the oldest subscriptions alone.
+MAX_PUSHED_BROWSERS = 10
 
 
 @dataclass(slots=True)
@@ -49,22 +78,43 @@ class Delivery:
     store: NotificationStore
     notifier: PushChannel
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
-    # Empty: the channels built from the two ports alone (device push).
-    senders: dict[Channel, Sender] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not self.senders:
-            self.senders = channel_senders(None, self.store, self.notifier)
+    queue: NotificationQueue | None = None
+    subscriptions: WebPushStore | None = None
+    # Whether the player's address takes this notification's mail (None: no email channel here).
+    mail_reaches: Callable[[Notification], bool] | None = None
 
     @classmethod
-    def of(cls, services: Delivering, clock: Callable[[], datetime] | None = None) -> Delivery:
+    def of(cls, services: Queueing, clock: Callable[[], datetime] | None = None) -> Delivery:
         """Delivery through the request's adapters (on `clock`, the sweep's scheduled time, if given)."""
         return cls(
             services.notifications,
             services.push,
             clock or services.clock,
-            channel_senders(services, services.notifications, services.push),
+            services.notification_queue,
+            services.web_push_subscriptions,
+            EmailChannel(services).reaches,
         )
+
+    def reaches(self, notification: Notification) -> bool:
+        """Whether some channel the player wants for it has somewhere to take `notification`: an address,
+        a device or a browser (never, when they muted it)."""
+        preferences = self.store.preferences(notification.player_id)
+        player_id, kind, game = notification.player_id, notification.kind, notification.game_id
+        for channel in owed_channels(notification, preferences):
+            if channel is Channel.DEVICE_PUSH:
+                if preferences.wants(channel, kind, game) and self.store.devices(player_id):
+                    return True
+            elif channel is Channel.WEB_PUSH:
+                mine = (
+                    []
+                    if self.subscriptions is None
+                    else self.subscriptions.list_web_push_subscriptions(player_id)
+                )
+                if any(s.disabled_at is None for s in mine):
+                    return True
+            elif self.mail_reaches is not None and self.mail_reaches(notification):
+                return True
+        return False
 
     def now_epoch(self) -> int:
         return int(self.clock().timestamp())
@@ -127,24 +177,36 @@ class Delivery:
         return True
 
     def _send(self, notification: Notification, preferences: NotificationPreferences) -> Outcome:
-        if not self.notifier.publish(notification):
-            logger.info("no notification topic configured", extra=notification.body())
-        kind = notification.kind
-        for channel, sender in self.senders.items():
-            if not preferences.wants(channel, kind, notification.game_id):
-                count(f"NotificationsUnwanted_{channel.value}")
-                continue
-            try:
-                sender.send(notification)
-            except Exception:
-                # One channel failing must not cost the others their message; a retry would repeat theirs.
-                logger.exception(
-                    "channel failed", extra={"channel": channel.value, "dedupe_id": notification.dedupe_id}
-                )
-                count(f"ChannelFailures_{channel.value}")
-                continue
-            count(f"Sent_{channel.value}")
-        count(f"Notified_{kind.value}")
+        """Queue the notification on each owed channel: one message per channel (per browser for web
+        push), each with its dedupe id. Raises NotQueued when a queue refused some."""
+        if self.queue is None:
+            raise NotQueued("this delivery has no notification queue")
+        browsers: list[str] = []
+        if Channel.WEB_PUSH in owed_channels(notification, preferences) and self.subscriptions is not None:
+            mine = self.subscriptions.list_web_push_subscriptions(notification.player_id)
+            browsers = [s.subscription_id for s in mine if s.disabled_at is None][:MAX_PUSHED_BROWSERS]
+        messages = messages_for(
+            notification,
+            preferences,
+            enqueued_at=self.clock().isoformat(timespec="milliseconds"),
+            subscriptions=browsers,
+        )
+        refused = 0
+        for channel, queued in by_channel(messages).items():
+            if not self.queue.configured(channel):
+                # Refused like any other: a held message stays held, a stream record is retried (and the
+                # missing queue shows in the logs and the failure counts), never dropped silently.
+                count(f"NotifyNotConfigured_{channel.value}")
+            bodies = [m.to_json() for m in queued]
+            for _ in range(ENQUEUE_ATTEMPTS):
+                bodies = self.queue.enqueue(channel, bodies)
+                if not bodies:
+                    break
+            refused += len(bodies)
+            count(f"NotifyQueued_{channel.value}", len(queued) - len(bodies))
+        if refused:
+            raise NotQueued(f"{refused} of {len(messages)} messages of {notification.dedupe_id} were refused")
+        count(f"Notified_{notification.kind.value}")
         return Outcome.SENT
 
 
@@ -213,6 +275,8 @@ def set_game_muted(delivery: Delivery, player: PlayerRecord, state: GameState, m
 class NudgeReport:
     nudged: tuple[str, ...]
     next_nudge_at: str
+    # Those nudged who have no channel to hear it on: they see it only when they open the game.
+    unreachable: tuple[str, ...] = ()
 
 
 def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> NudgeReport:
@@ -234,7 +298,11 @@ def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> Nu
             retry_after=retry_after,
         )
     at = now.isoformat(timespec="seconds")
+    unreachable = []
     for target in targets:
-        delivery.deliver(nudge(state, target, by=player.player_id, at=at))
+        notification = nudge(state, target, by=player.player_id, at=at)
+        if not delivery.reaches(notification):
+            unreachable.append(target)
+        delivery.deliver(notification)
     count("HandNudges")
-    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"))
+    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"), tuple(unreachable))

@@ -5,19 +5,26 @@ Delivery decides whether the player wants the mail (preferences, quiet hours); t
 whether it may go: a verified address that never bounced or complained, a deployment that can sign an
 unsubscribe link, at most one turn mail (your turn, reminder or nudge) per player per game per
 TURN_MAIL_WINDOW, and each notification once (a stream or sweep retry finds its claim, by dedupe id).
-Every outcome but "sent" is counted by name (`Email_<outcome>`); `EmailSender` is the channel's sender
-in delivery (app.notify.senders), which counts a failure as `ChannelFailures_email`.
+Every outcome but "sent" is counted by name (`Email_<outcome>`); the outbox's email queue sends through
+`EmailChannel.send` (app.notify.outbox_delivery), retrying a failed or unknown one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from enum import StrEnum
 
 from app.core.telemetry import count, logger
 from app.notify import unsubscribe
-from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.mail import (
+    DEDUPE_HEADER,
+    MailNotConfigured,
+    MailOutcomeUnknown,
+    MailRefused,
+    MailUnavailable,
+    Suppressed,
+)
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Emailing
 from app.notify.turn_mail import turn_mail
@@ -38,7 +45,9 @@ class EmailOutcome(StrEnum):
     SUPPRESSED = "suppressed"
     LIMITED = "limited"  # the game's turn mail already went in the window, or this one was sent
     STALE = "stale"  # the move it asks for is no longer owed
-    FAILED = "failed"
+    FAILED = "failed"  # worth a retry (the service was busy or unreachable)
+    REFUSED = "refused"  # the service will never send this one
+    UNKNOWN = "unknown"  # the mail service's answer was lost: the mail may have gone
 
 
 def _slot(notification: Notification) -> tuple[str, timedelta]:
@@ -60,13 +69,26 @@ class EmailChannel:
             and unsubscribe.link(settings, "probe", unsubscribe.Scope.EMAIL) is not None
         )
 
-    def send(self, notification: Notification, *, time_zone: str = "UTC") -> EmailOutcome:
-        outcome = self._send(notification, time_zone)
+    def reaches(self, notification: Notification) -> bool:
+        """A kind mails go out for, a deployment that mails, and an address that takes them."""
+        services = self.services
+        if notification.kind not in EMAILED_KINDS or not self.configured:
+            return False
+        player = services.players.get_player(notification.player_id)
+        if player is None or not player.email:
+            return False
+        return not services.mail_ledger.address_suppressed(player.email)
+
+    def send(
+        self, notification: Notification, *, time_zone: str = "UTC", send_id: str | None = None
+    ) -> EmailOutcome:
+        """Send the mail (`send_id`: the outbox's dedupe id, carried in the DEDUPE_HEADER)."""
+        outcome = self._send(notification, time_zone, send_id or notification.dedupe_id)
         if outcome is not EmailOutcome.SENT:
             count(f"Email_{outcome.value}")
         return outcome
 
-    def _send(self, notification: Notification, time_zone: str) -> EmailOutcome:
+    def _send(self, notification: Notification, time_zone: str, send_id: str) -> EmailOutcome:
         services = self.services
         if notification.kind not in EMAILED_KINDS:
             return EmailOutcome.NOT_EMAILED
@@ -96,6 +118,7 @@ class EmailChannel:
         )
         if mail is None:
             return EmailOutcome.STALE
+        mail = replace(mail, headers=(*mail.headers, (DEDUPE_HEADER, send_id)))
         slot, window = _slot(notification)
         ledger, dedupe_id = services.mail_ledger, notification.dedupe_id
         if not ledger.claim_mail(
@@ -108,35 +131,22 @@ class EmailChannel:
             return EmailOutcome.LIMITED
         try:
             services.mailer.send(mail)
+        except MailOutcomeUnknown:
+            # Kept claimed: the queue's retry comes once the outbox claim expires (at most one repeat).
+            logger.warning("a notification mail's answer was lost", extra={"dedupe_id": dedupe_id})
+            return EmailOutcome.UNKNOWN
         except Suppressed:
             ledger.release_mail(player.player_id, slot, dedupe_id)
             ledger.suppress_address(player.email, reason="SES_SUPPRESSION_LIST", at=services.now_iso())
             return EmailOutcome.SUPPRESSED
         except (MailRefused, MailUnavailable, MailNotConfigured) as error:
-            # Given back, so the stream's or the sweep's retry, or the next notification, may send it.
+            # Given back, so the queue's retry, or the next notification, may send it.
             ledger.release_mail(player.player_id, slot, dedupe_id)
             logger.warning(
                 "a notification mail was not sent",
                 extra={"dedupe_id": dedupe_id, "code": getattr(error, "code", "")},
             )
-            return EmailOutcome.FAILED
+            return EmailOutcome.REFUSED if isinstance(error, MailRefused) else EmailOutcome.FAILED
         ledger.mark_mail_sent(player.player_id, slot, dedupe_id)
         count(f"Emailed_{notification.kind.value}")
         return EmailOutcome.SENT
-
-
-class EmailNotSent(Exception):
-    """The mail service failed or refused this notification's mail (its claim was given back)."""
-
-
-@dataclass(frozen=True, slots=True)
-class EmailSender:
-    """app.notify.senders.Sender for the email channel: the deadline told in the player's time zone."""
-
-    services: Emailing
-
-    def send(self, notification: Notification) -> None:
-        time_zone = self.services.notifications.preferences(notification.player_id).time_zone
-        outcome = EmailChannel(self.services).send(notification, time_zone=time_zone)
-        if outcome is EmailOutcome.FAILED:
-            raise EmailNotSent(notification.dedupe_id)

@@ -3,11 +3,12 @@
 Delivery holds a notification that would reach a player inside their quiet hours
 (`Delivery._held`): one item per notification in one of HELD_SHARDS partitions chosen by a hash of the
 player id, sorted by release time, so the sweep reads only what is due, with no Scan and no partition
-shared by every player. Releasing takes each due item with a conditional delete before sending, so two
-overlapping sweeps never both send it. One whose player deleted their account meanwhile is dropped
-(the erasure cannot find these items: they are not in the player's partition). A reminder or "your
-turn" whose move is no longer owed, or whose deadline has passed by then, is stale: dropped, not sent;
-so is a rematch the player joined meanwhile, or that started without them.
+shared by every player. Releasing puts each due item on the outbox's queues first and deletes it (a
+conditional delete) only once queued, so a failure leaves it for the next sweep; two overlapping sweeps
+may both queue it, and its dedupe ids make it go out once. One whose player deleted their account
+meanwhile is dropped (the erasure cannot find these items: they are not in the player's partition). A
+reminder or "your turn" whose move is no longer owed, or whose deadline has passed by then, is stale:
+dropped, not sent; so is a rematch the player joined meanwhile, or that started without them.
 """
 
 from __future__ import annotations
@@ -104,25 +105,28 @@ def _release_one(
     services: Releasing, delivery: Delivery, held: Held, now: int, report: ReleaseReport
 ) -> None:
     notification = held.notification
-    if not services.notifications.take_held(held):
-        return  # an overlapping sweep took it
     if services.players.get_player(notification.player_id) is None:
-        report.dropped += 1
-        count("HeldDroppedGone")  # the account was deleted during the night: nobody to tell
+        if services.notifications.take_held(held):
+            report.dropped += 1
+            count("HeldDroppedGone")  # the account was deleted during the night: nobody to tell
         return
     record = services.games.load_game(notification.game_id)
     if stale(notification, None if record is None else record.state, now):
-        report.dropped += 1
-        count("HeldDroppedStale")
-        logger.info("held notification stale, dropped", extra={"dedupe_id": notification.dedupe_id})
+        if services.notifications.take_held(held):
+            report.dropped += 1
+            count("HeldDroppedStale")
+            logger.info("held notification stale, dropped", extra={"dedupe_id": notification.dedupe_id})
         return
     try:
+        # Queued first, deleted after: a failure leaves it held for the next sweep. Two overlapping
+        # sweeps may both queue it; its dedupe ids make the queue's function send it once.
         outcome = delivery.redeliver(notification)
     except Exception:
-        # Taken already: it is not sent twice, so a failure is counted and logged, not retried.
-        logger.exception("held notification not delivered", extra={"dedupe_id": notification.dedupe_id})
+        logger.exception("held notification not queued", extra={"dedupe_id": notification.dedupe_id})
         count("HeldDeliveryFailed")
         return
+    if not services.notifications.take_held(held):
+        return  # an overlapping sweep released it too
     if outcome is Outcome.SENT:
         report.released += 1
         count("HeldReleased")

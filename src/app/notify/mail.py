@@ -68,6 +68,18 @@ class MailUnavailable(StoreUnavailable):
         self.code = "email_unavailable"
 
 
+class MailOutcomeUnknown(MailUnavailable):
+    """The request went out but no answer came back: the mail may or may not have been sent."""
+
+    def __init__(self) -> None:
+        super().__init__("the mail service did not answer; the mail may have been sent")
+
+
+# The header every notification mail carries its dedupe id in (SES sets the Message-ID itself), so a
+# mail sent twice after a lost answer can be told to be the same one.
+DEDUPE_HEADER = "X-Dixit-Dedupe-Id"
+
+
 class Mailer(Protocol):
     """Sends one `Mail` at a time, from this deployment's sender."""
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from app.notify.channels import PushChannel
     from app.notify.email_ports import DigestIndex, MailLedger
     from app.notify.mail import Mailer
+    from app.notify.outbox_ports import NotificationQueue, SendLedger
     from app.notify.web_push_ports import WebPushSender, WebPushStore
     from app.players.ports import PlayerStore
 
@@ -134,9 +135,23 @@ class WebPushing(WallClock, Settled, Protocol):
 
 
 class Delivering(Emailing, WebPushing, Protocol):
-    """Every channel a notification may go to (app.notify.delivery.Delivery.of)."""
+    """Every channel a notification may go to."""
 
     push: PushChannel
+
+
+class Queueing(Delivering, Protocol):
+    """Deciding where a notification goes (and whether it reaches the player there) and queuing it
+    (app.notify.delivery.Delivery.of)."""
+
+    notification_queue: NotificationQueue
+
+
+class OutboxSending(Delivering, Protocol):
+    """Sending the outbox's messages, each once (app.notify.outbox_delivery)."""
+
+    notification_queue: NotificationQueue
+    send_ledger: SendLedger
 
 
 class Releasing(Games, Notifications, Protocol):

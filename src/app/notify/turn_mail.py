@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from app.core.records import Membership
 from app.notify import unsubscribe
+from app.notify.headline import headline
 from app.notify.mail import Mail
 from app.notify.messages import Kind, Notification, rematch_waits
 from dixit.state import GameState, Phase
@@ -144,7 +145,7 @@ def turn_mail(
         if view.phase is not Phase.FINISHED:
             return None
         winners = [p.name for p in view.players if p.player_id in view.winners]
-        subject = f"Game over in {name}"
+        subject = _subject(notification, state)
         won = "You won!" if player_id in view.winners else f"Won by {' and '.join(winners) or 'nobody'}."
         blocks += [
             Para(f"{name[0].upper()}{name[1:]} is over. {won}"),
@@ -157,10 +158,10 @@ def turn_mail(
             return None
         deadline = local_time(owed.deadline, time_zone)
         if notification.kind is Kind.YOUR_TURN:
-            subject = f"Your turn in {name}"
+            subject = _subject(notification, state)
             opening = f"It's your turn in {name}."
         else:
-            subject = f"Reminder: {name} is waiting for you"
+            subject = _subject(notification, state)
             by = f"{nudger_name} nudged you: " if nudger_name else ""
             opening = f"{by}{name[0].upper()}{name[1:]} is waiting for your move."
         blocks += [Para(opening), Para(_ASKS[owed.move])]
@@ -187,6 +188,13 @@ def turn_mail(
     return render(blocks, to=to, subject=subject, headers=unsubscribe.headers(unsubscribe_url))
 
 
+def _subject(notification: Notification, state: GameState) -> str:
+    """Fixed wording first, then the game's players and clue in quotes (app.notify.headline)."""
+    titled = headline(notification, state)
+    assert titled is not None  # a state was given
+    return titled.subject
+
+
 def _rematch_mail(
     notification: Notification, lobby: GameState, to: str, web_base_url: str, unsubscribe_url: str
 ) -> Mail | None:
@@ -203,7 +211,7 @@ def _rematch_mail(
     return render(
         blocks,
         to=to,
-        subject=f"{opener} opened a rematch — join",
+        subject=_subject(notification, lobby),
         headers=unsubscribe.headers(unsubscribe_url),
     )
 

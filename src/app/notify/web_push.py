@@ -6,8 +6,10 @@ a URL of the browser's push service that we will POST to, so it is vetted as a w
 (`app.webhooks.ssrf`): https, and never a private, loopback or metadata address (loopback http only where
 `webhook_allow_loopback_http` is set: the local stack). The sender vets it again at each push.
 
-Delivery calls `WebPush.push` for `your_turn`, `reminder`, `game_over` and `rematch`. A subscription the push
-service answers 404 or 410 is removed; every other failure is counted (`WebPushFailed`).
+The outbox's web push queue sends `your_turn`, `reminder`, `game_over` and `rematch` one browser at a time
+(`WebPush.push_one`, each POST within `notify_send_timeout_seconds` in all). A subscription the push
+service answers 404 or 410 is removed; one that fails `web_push_disable_after_failures` times in a row
+(timeouts, 5xx) is disabled, as its owner's settings show, until they subscribe again.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import urlsplit
 
 from app.core.clock import utc_now
 from app.core.errors import Conflict, InvalidInput, NotConfigured, NotFound
@@ -27,7 +30,7 @@ from app.core.telemetry import count, logger
 from app.notify.messages import Kind, Notification
 from app.notify.ports import WebPushing
 from app.notify.web_push_ports import (
-    PushAttempt,
+    LOCAL_RECEIVER_PATH,
     PushResult,
     WebPushSender,
     WebPushStore,
@@ -71,14 +74,23 @@ def decode_key(value: str, length: int, name: str) -> bytes:
     return raw
 
 
-def check_endpoint(endpoint: str, *, allow_loopback_http: bool) -> None:
-    """The push service's URL must be one we may call (raises InvalidInput `invalid_push_endpoint`)."""
+def check_endpoint(
+    endpoint: str, *, allow_loopback_http: bool, refused_loopback_ports: frozenset[int] = frozenset()
+) -> None:
+    """The push service's URL must be one we may call (raises InvalidInput `invalid_push_endpoint`).
+
+    Locally, never the twin's or the gateway's own ports (a push to /moto-api/reset wiped the stack),
+    except the local push receiver's own path on the gateway (LOCAL_RECEIVER_PATH).
+    """
     if len(endpoint) > MAX_ENDPOINT_LENGTH:
         raise InvalidInput(
             "invalid_push_endpoint", f"endpoints are limited to {MAX_ENDPOINT_LENGTH} characters"
         )
+    path = urlsplit(endpoint).path
+    if allow_loopback_http and path.startswith(LOCAL_RECEIVER_PATH) and ".." not in path:
+        refused_loopback_ports = frozenset()
     try:
-        vet(endpoint, allow_loopback_http=allow_loopback_http)
+        vet(endpoint, allow_loopback_http=allow_loopback_http, refused_loopback_ports=refused_loopback_ports)
     except UnsafeUrl as unsafe:
         raise InvalidInput("invalid_push_endpoint", unsafe.detail) from None
 
@@ -89,14 +101,25 @@ class WebPush:
     sender: WebPushSender
     allow_loopback_http: bool = False
     clock: Callable[[], datetime] = field(default=lambda: utc_now())
+    # The local stack's own ports (its twin's, its gateway's): never a browser's push service.
+    refused_loopback_ports: frozenset[int] = frozenset()
+    disable_after: int = 5
+    # What the push says about its game (app.notify.headline); None: the kind's plain text.
+    describe: Callable[[Notification], str | None] = field(default=lambda notification: None)
 
     @classmethod
-    def of(cls, services: WebPushing) -> WebPush:
+    def of(
+        cls, services: WebPushing, describe: Callable[[Notification], str | None] | None = None
+    ) -> WebPush:
+        settings = services.settings
         return cls(
             services.web_push_subscriptions,
             services.web_push,
-            allow_loopback_http=services.settings.webhook_allow_loopback_http,
+            allow_loopback_http=settings.webhook_allow_loopback_http,
             clock=services.clock,
+            refused_loopback_ports=settings.refused_loopback_ports,
+            disable_after=settings.web_push_disable_after_failures,
+            describe=describe or (lambda notification: None),
         )
 
     # The subscriptions routes
@@ -124,7 +147,11 @@ class WebPush:
         if point[0] != 0x04:
             raise InvalidInput("invalid_push_keys", "keys.p256dh must be an uncompressed P-256 point")
         decode_key(auth, AUTH_BYTES, "auth")
-        check_endpoint(endpoint, allow_loopback_http=self.allow_loopback_http)
+        check_endpoint(
+            endpoint,
+            allow_loopback_http=self.allow_loopback_http,
+            refused_loopback_ports=self.refused_loopback_ports,
+        )
         mine = self.store.list_web_push_subscriptions(player.player_id)
         existing = next((s for s in mine if s.subscription_id == subscription_id), None)
         if existing is None and len(mine) >= MAX_SUBSCRIPTIONS:
@@ -152,83 +179,94 @@ class WebPush:
                 "web_push_subscription_not_found", f"you have no web push subscription {subscription_id}"
             )
 
-    # Sending
-
-    def send(self, notification: Notification) -> None:
-        """The `app.notify.senders.Sender` of `Channel.WEB_PUSH`: raises when no browser took it."""
-        outcomes = self._push(notification)
-        if outcomes and PushResult.SENT not in outcomes and set(outcomes) - {PushResult.GONE}:
-            raise WebPushUndelivered(f"no browser took the message ({', '.join(o.value for o in outcomes)})")
-
-    def push(self, notification: Notification) -> int:
-        """To every browser the player subscribed; how many took it."""
-        return self._push(notification).count(PushResult.SENT)
-
-    def _push(self, notification: Notification) -> list[PushResult]:
-        """Each subscription's result (none for kinds other than WEB_PUSH_KINDS)."""
+    def reaches(self, notification: Notification) -> bool:
+        """Whether a browser of the player would take `notification` (one subscribed, not disabled)."""
         if notification.kind not in WEB_PUSH_KINDS:
-            return []
-        subscriptions = self.store.list_web_push_subscriptions(notification.player_id)
-        payload = payload_of(notification) if subscriptions else b""
-        results: list[PushResult] = []
-        now_ms = int(self.clock().timestamp() * 1000)
-        for subscription in subscriptions:
-            expires = subscription.expiration_time
-            if expires is not None and expires <= now_ms:
-                # The browser said when it would stop accepting pushes: past that, it is gone.
-                self.store.delete_web_push_subscription(
-                    notification.player_id, subscription.subscription_id, endpoint=subscription.endpoint
-                )
-                count("WebPushSubscriptionsExpired")
-                results.append(PushResult.GONE)
-                continue
-            try:
-                attempt = self.sender.send(
-                    subscription, payload, ttl=TTL_SECONDS[notification.kind], topic=topic_of(notification)
-                )
-            except Exception:
-                # One browser's failure must not cost the player's other channels (or retry the batch).
-                logger.exception("a web push failed", extra={"subscription_id": subscription.subscription_id})
-                attempt = PushAttempt(PushResult.FAILED, "error")
-            results.append(attempt.result)
-            if attempt.result is PushResult.SENT:
-                count("WebPushSent")
-            elif attempt.result is PushResult.GONE:
-                logger.info(
-                    "removing a web push subscription its push service no longer knows",
-                    extra={"subscription_id": subscription.subscription_id, "status": attempt.status},
-                )
-                self.store.delete_web_push_subscription(
-                    notification.player_id, subscription.subscription_id, endpoint=subscription.endpoint
-                )
-                count("WebPushSubscriptionsRemoved")
-            else:
-                logger.warning(
-                    "a web push was not delivered",
-                    extra={
-                        "subscription_id": subscription.subscription_id,
-                        "result": attempt.result.value,
-                        "status": attempt.status,
-                    },
-                )
-                count("WebPushRefused" if attempt.result is PushResult.REFUSED else "WebPushFailed")
-        return results
+            return False
+        mine = self.store.list_web_push_subscriptions(notification.player_id)
+        return any(s.disabled_at is None for s in mine)
+
+    # Sending (app.notify.outbox_delivery: one message per browser)
+
+    def push_one(self, notification: Notification, subscription_id: str, dedupe_id: str) -> str:
+        """Push `notification` to one browser of its player; the outbox's outcome ("sent", "skipped",
+        "failed" or "unknown"). A browser that keeps failing is disabled (`disable_after` in a row)."""
+        if notification.kind not in WEB_PUSH_KINDS:
+            return "skipped"
+        player_id = notification.player_id
+        subscription = self.store.get_web_push_subscription(player_id, subscription_id)
+        if subscription is None or subscription.disabled_at is not None:
+            return "skipped"
+        expires = subscription.expiration_time
+        if expires is not None and expires <= int(self.clock().timestamp() * 1000):
+            # The browser said when it would stop accepting pushes: past that, it is gone.
+            self.store.delete_web_push_subscription(
+                player_id, subscription_id, endpoint=subscription.endpoint
+            )
+            count("WebPushSubscriptionsExpired")
+            return "skipped"
+        attempt = self.sender.send(
+            subscription,
+            payload_of(notification, dedupe_id, self.describe(notification)),
+            ttl=TTL_SECONDS[notification.kind],
+            topic=topic_of(notification),
+        )
+        if attempt.result is PushResult.SENT:
+            count("WebPushSent")
+            if subscription.failures:
+                self._record(player_id, subscription_id, ok=True, status=attempt.status)
+            return "sent"
+        if attempt.result is PushResult.GONE:
+            logger.info(
+                "removing a web push subscription its push service no longer knows",
+                extra={"subscription_id": subscription_id, "status": attempt.status},
+            )
+            self.store.delete_web_push_subscription(
+                player_id, subscription_id, endpoint=subscription.endpoint
+            )
+            count("WebPushSubscriptionsRemoved")
+            return "skipped"
+        if attempt.result is PushResult.REFUSED:
+            count("WebPushRefused")
+            return "skipped"
+        logger.warning(
+            "a web push was not delivered",
+            extra={"subscription_id": subscription_id, "status": attempt.status},
+        )
+        count("WebPushFailed")
+        recorded = self._record(player_id, subscription_id, ok=False, status=attempt.status)
+        if recorded is not None and recorded.disabled_at is not None:
+            count("WebPushSubscriptionsDisabled")
+            return "skipped"  # told in the player's settings; subscribing again re-enables it
+        # No answer within the deadline: the push service may have taken it (the topic folds a repeat).
+        return "unknown" if attempt.status == "timeout" else "failed"
+
+    def _record(
+        self, player_id: str, subscription_id: str, *, ok: bool, status: str
+    ) -> WebPushSubscription | None:
+        return self.store.record_web_push_result(
+            player_id,
+            subscription_id,
+            ok=ok,
+            status=status,
+            at=self.clock().isoformat(timespec="seconds"),
+            disable_after=self.disable_after,
+        )
 
 
-class WebPushUndelivered(RuntimeError):
-    """Every browser of the player failed to take a message (none was merely gone)."""
-
-
-def payload_of(notification: Notification) -> bytes:
-    """What the service worker shows: a title, a body and the game's page (no hand, clue or card)."""
+def payload_of(notification: Notification, dedupe_id: str | None = None, text: str | None = None) -> bytes:
+    """What the service worker shows: a title, a body naming the game (and the move and clue it owes)
+    and the game's page (no hand or card)."""
     body = {
         "title": TITLES[notification.kind],
-        "body": notification.text,
+        "body": text or notification.text,
         "url": notification.web_path,
         "kind": notification.kind.value,
         "game_id": notification.game_id,
-        # The service worker's notification tag: a message pushed twice (a retried send) shows once.
-        "tag": notification.dedupe_id,
+        # The service worker's notification tag: one notification per game, the newer replacing the older
+        # (and a message pushed twice, a retried send, shows once).
+        "tag": f"dixit-game-{notification.game_id}",
+        "dedupe_id": dedupe_id or notification.dedupe_id,
     }
     return json.dumps(body, separators=(",", ":"), sort_keys=True).encode("utf-8")
 

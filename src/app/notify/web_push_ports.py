@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+# The local stack's push receiver (tools/local_stack/push.py PUSH_PATH), on the gateway's own port: the
+# one path on the stack's own ports a (local) subscription may point at.
+LOCAL_RECEIVER_PATH = "/_local/push/"
+
 
 @dataclass(frozen=True, slots=True)
 class WebPushSubscription:
@@ -22,6 +26,11 @@ class WebPushSubscription:
     auth: str  # base64url, the 16-byte authentication secret
     expiration_time: int | None  # epoch milliseconds, as the browser gives it
     created_at: str
+    # Its push service's failures in a row (timeouts, 5xx); past a few it is disabled (the player sees
+    # it in their settings and subscribes again to re-enable it).
+    failures: int = 0
+    last_failure: str | None = None
+    disabled_at: str | None = None
 
 
 class PushResult(StrEnum):
@@ -56,6 +65,13 @@ class WebPushStore(Protocol):
         """Remove one; with `endpoint`, only while it still points there (not replaced meanwhile)."""
         ...
 
+    def record_web_push_result(
+        self, player_id: str, subscription_id: str, *, ok: bool, status: str, at: str, disable_after: int
+    ) -> WebPushSubscription | None:
+        """Note a push's result: a success clears the failures, the `disable_after`-th failure in a row
+        disables the subscription. None when it is gone."""
+        ...
+
 
 class WebPushSender(Protocol):
     """The VAPID key pair's public half, and one encrypted, signed POST to a push service."""
@@ -64,6 +80,6 @@ class WebPushSender(Protocol):
         """The application server key (base64url P-256 point) browsers subscribe with; None: not set up."""
         ...
 
-    def send(
-        self, subscription: WebPushSubscription, payload: bytes, *, ttl: int, topic: str
-    ) -> PushAttempt: ...
+    def send(self, subscription: WebPushSubscription, payload: bytes, *, ttl: int, topic: str) -> PushAttempt:
+        """One POST within the sender's whole deadline; never raises for the push service's answer."""
+        ...

@@ -49,6 +49,12 @@ class WebPushSubscriptionOut(Schema):
     endpoint: str = doc("Its push service URL", ENDPOINT)
     expiration_time: int | None = doc("When it expires (epoch milliseconds), or null", None)
     created_at: str = doc("When it was first stored", STAMP)
+    failures: int = doc("Its push service's failures in a row (timeouts, errors); 0 when healthy", 0)
+    last_failure: str | None = doc("When the last failure was and what it was, or null", None)
+    disabled_at: str | None = doc(
+        "When pushes to it stopped after too many failures in a row, or null; subscribe again to resume",
+        None,
+    )
 
 
 def subscription_out(subscription: WebPushSubscription) -> WebPushSubscriptionOut:
@@ -58,6 +64,9 @@ def subscription_out(subscription: WebPushSubscription) -> WebPushSubscriptionOu
         endpoint=subscription.endpoint,
         expiration_time=subscription.expiration_time,
         created_at=subscription.created_at,
+        failures=subscription.failures,
+        last_failure=subscription.last_failure,
+        disabled_at=subscription.disabled_at,
     )
 
 
@@ -70,6 +79,9 @@ class WebPushSubscriptions(Schema):
                 "endpoint": ENDPOINT,
                 "expiration_time": None,
                 "created_at": STAMP,
+                "failures": 0,
+                "last_failure": None,
+                "disabled_at": None,
             }
         ],
     )

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from app.aws.sns import SnsNotifier
 from app.games import state_codec
+from tests.fakes.outbox import MemoryNotificationQueue
 from tests.support.aws import TABLE
+from tests.support.outbox import drain
 
 from ..client import Client
 from ..helpers import by_id, give_clue, hand, started, storyteller, submit_all, view
@@ -137,14 +142,14 @@ def test_a_failing_record_is_reported_alone_so_the_others_are_not_retried(
 ) -> None:
     doomed = started(players[:3])
     fine = started(players[3:6])
-    original = SnsNotifier.publish
+    original = MemoryNotificationQueue.enqueue
 
-    def flaky(self: SnsNotifier, notification: Any) -> bool:
-        if notification.game_id == doomed:
-            raise RuntimeError("SNS is having a bad day")
-        return original(self, notification)
+    def flaky(self: MemoryNotificationQueue, channel: Any, bodies: Sequence[str]) -> list[str]:
+        if any(doomed in body for body in bodies):
+            return list(bodies)  # SQS is having a bad day: the outbox refuses the doomed game's messages
+        return original(self, channel, bodies)
 
-    monkeypatch.setattr(SnsNotifier, "publish", flaky)
+    monkeypatch.setattr(MemoryNotificationQueue, "enqueue", flaky)
     event = feed.event()
     doomed_sequences = {
         r["dynamodb"]["SequenceNumber"]
@@ -159,6 +164,35 @@ def test_a_failing_record_is_reported_alone_so_the_others_are_not_retried(
     assert {f["itemIdentifier"] for f in answer["batchItemFailures"]} == doomed_sequences
     fine_teller = by_id(players[3:6])[view(players[3], fine)["round"]["storyteller_id"]]
     assert told(received(inbox)) == [("your_turn", fine_teller.player_id)]
+
+
+def test_a_failing_topic_publish_fails_no_record_and_is_retried_by_its_queue_alone(
+    players: list[Client], feed: StreamFeed, inbox: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app import bootstrap
+
+    game = started(players[:3])
+    original = SnsNotifier.publish
+    failing = [True]
+
+    def flaky(self: SnsNotifier, notification: Any) -> bool:
+        if failing[0]:
+            raise RuntimeError("SNS is having a bad day")
+        return original(self, notification)
+
+    monkeypatch.setattr(SnsNotifier, "publish", flaky)
+    assert feed.deliver() == {"batchItemFailures": []}  # the stream only queues: nothing failed there
+    queue = bootstrap.services().notification_queue
+    assert isinstance(queue, MemoryNotificationQueue)
+    (waiting,) = queue.pending  # the teller's device-push message, to be retried
+    assert game in waiting[1]
+    assert received(inbox) == []
+    failing[0] = False
+    services = bootstrap.services()
+    services = replace(services, clock=lambda: datetime.now(UTC) + timedelta(minutes=10))  # claim expired
+    assert drain(queue, services, attempt=2) == ["sent"]
+    assert drain(queue, services, attempt=3) == []
+    assert [m.attributes["kind"] for m in received(inbox)] == ["your_turn"]
 
 
 def test_muted_players_hear_nothing_and_unmuting_brings_them_back(

@@ -56,7 +56,7 @@ def finish(clients: list[Client], game_id: str) -> None:
 
 
 def rematch_mails(mail: Mailroom, address: str) -> list[str]:
-    return [m.text for m in mail.mailer.to(address) if "opened a rematch" in m.subject]
+    return [m.text for m in mail.mailer.to(address) if "a rematch opened by" in m.subject]
 
 
 def test_the_finished_games_other_players_hear_of_its_rematch_once_through_the_stream(

@@ -143,3 +143,38 @@ def test_a_header_value_with_a_line_break_is_no_mail() -> None:
         Mail(to="a@example.com", subject="s", text="t", html="t", headers=(("X-A", "b\r\nBcc: c@d"),))
     with pytest.raises(ValueError, match="header field name"):
         Mail(to="a@example.com", subject="s", text="t", html="t", headers=(("X A:", "b"),))
+
+
+def test_a_lost_answer_is_an_unknown_outcome_and_the_sdk_never_retries_send_email(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from botocore.exceptions import ReadTimeoutError
+
+    from app.aws import clients
+    from app.notify.mail import MailOutcomeUnknown
+
+    client = sesv2_of("http://127.0.0.1:9")
+    sends: list[dict[str, Any]] = []
+
+    def lost(**request: Any) -> None:
+        sends.append(request)
+        raise ReadTimeoutError(endpoint_url="http://127.0.0.1:9")
+
+    monkeypatch.setattr(client, "get_suppressed_destination", _not_suppressed)
+    monkeypatch.setattr(client, "send_email", lost)
+    with pytest.raises(MailOutcomeUnknown):
+        SesMailer(SENDER, "mail", client).send(MAIL)
+    assert len(sends) == 1
+    # The client app.bootstrap's mailer uses makes one attempt: SendEmail is not idempotent.
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    clients.reset()
+    try:
+        assert clients.sesv2().meta.config.retries["total_max_attempts"] == 1
+    finally:
+        clients.reset()
+
+
+def _not_suppressed(**_: Any) -> None:
+    from botocore.exceptions import ClientError
+
+    raise ClientError({"Error": {"Code": "NotFoundException"}}, "GetSuppressedDestination")

@@ -62,3 +62,26 @@ def test_the_api_function_starts_without_loading_pywebpush_aiohttp_or_requests()
     probe = f"import sys, handlers.api; print(sorted({heavy} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_sender_never_pushes_to_the_local_stacks_own_ports_but_to_its_receiver() -> None:
+    from app.aws.web_push import PywebpushSender
+    from app.notify.web_push_ports import PushResult, WebPushSubscription
+
+    sender = PywebpushSender(
+        lambda: None,
+        "mailto:dixit@example.com",
+        allow_loopback_http=True,
+        refused_loopback_ports=frozenset({4566}),
+    )
+
+    def to(endpoint: str) -> WebPushSubscription:
+        return WebPushSubscription(
+            "s", endpoint, "BP" + "A" * 85, "B" * 22, None, "2026-03-01T12:00:00+00:00"
+        )
+
+    refused = sender.send(to("http://127.0.0.1:4566/moto-api/reset"), b"{}", ttl=60, topic="t")
+    assert refused.result is PushResult.REFUSED
+    # The receiver's own path passes the check (and then fails here only for want of a key).
+    receiver = sender.send(to("http://127.0.0.1:4566/_local/push/endpoints/s"), b"{}", ttl=60, topic="t")
+    assert (receiver.result, receiver.status) == (PushResult.FAILED, "web_push_not_configured")

@@ -46,3 +46,22 @@ def test_a_delete_for_an_endpoint_spares_a_subscription_that_moved_elsewhere_mea
     assert not store.delete_web_push_subscription("p_ada", "a", endpoint="https://push.example.com/old")
     assert store.delete_web_push_subscription("p_ada", "a", endpoint="https://push.example.com/new")
     assert store.list_web_push_subscriptions("p_ada") == []
+
+
+def test_failures_in_a_row_disable_a_subscription_a_success_clears_them_and_a_new_put_re_enables(
+    store: Any,
+) -> None:
+    store.put_web_push_subscription("p_ada", subscription("a"))
+    first = store.record_web_push_result("p_ada", "a", ok=False, status="timeout", at=STAMP, disable_after=2)
+    assert (first.failures, first.last_failure, first.disabled_at) == (1, f"{STAMP} timeout", None)
+    cleared = store.record_web_push_result("p_ada", "a", ok=True, status="201", at=STAMP, disable_after=2)
+    assert (cleared.failures, cleared.last_failure, cleared.disabled_at) == (0, None, None)
+    for _ in range(2):
+        last = store.record_web_push_result("p_ada", "a", ok=False, status="503", at=STAMP, disable_after=2)
+    assert last.disabled_at == STAMP
+    assert store.get_web_push_subscription("p_ada", "a").disabled_at == STAMP
+    store.put_web_push_subscription("p_ada", subscription("a"))  # subscribed again
+    assert store.get_web_push_subscription("p_ada", "a") == subscription("a")
+    assert (
+        store.record_web_push_result("p_ada", "gone", ok=False, status="x", at=STAMP, disable_after=2) is None
+    )

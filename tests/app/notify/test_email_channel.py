@@ -88,7 +88,9 @@ def test_your_turn_mails_the_verified_address_with_the_link_the_deadline_and_bot
     Delivery.of(services).deliver(your_turn(state, teller))
     (mail,) = mailer_of(services).sent
     assert mail.to == f"{teller.name.lower()}@example.com"
-    assert mail.subject.startswith("Your turn in your Dixit game with ")
+    # Fixed wording, the move owed, then the game's players in quotes.
+    others = " and ".join(f"“{p.name}”" for p in seats if p is not teller)
+    assert mail.subject == f"Your turn in Dixit: give the clue (with {others})"
     assert f"{WEB}/play/{state.game_id}" in mail.text
     assert f'href="{WEB}/play/{state.game_id}"' in mail.html
     assert "give a clue" in mail.text

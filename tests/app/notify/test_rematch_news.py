@@ -83,7 +83,7 @@ def test_a_redelivered_lobby_record_mails_each_other_player_once_with_the_join_l
             consume(old, new, services)
     assert sorted(m.to for m in mailer.sent) == ["player1@example.com", "player2@example.com"]
     mail = mailer.sent[0]
-    assert mail.subject == f"{ada.name} opened a rematch — join"
+    assert mail.subject == f"Dixit: a rematch opened by “{ada.name}” — join"
     assert f"{WEB}/#/join/{opened.game_id}/{opened.invite_code}" in mail.text
     assert "List-Unsubscribe" in dict(mail.headers)
 

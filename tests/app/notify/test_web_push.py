@@ -15,13 +15,17 @@ from app.core.records import PlayerRecord
 from app.notify import delivery
 from app.notify.delivery import Delivery
 from app.notify.messages import Kind, Notification
+from app.notify.outbox import OutboxMessage
+from app.notify.preferences import Channel
 from app.notify.web_push import MAX_SUBSCRIPTIONS, WebPush, topic_of
 from app.notify.web_push_ports import PushAttempt, PushResult
 from app.players import accounts
 from app.services import Services
 from app.webhooks import ssrf
+from tests.fakes.outbox import MemoryNotificationQueue
 from tests.fakes.web_push import RecordingWebPushSender
 from tests.support.clock import START
+from tests.support.outbox import drain
 
 ENDPOINT = "https://push.example.com/send/abc"
 GAME = "g_0000000000000001"
@@ -193,8 +197,10 @@ def test_your_turn_goes_to_every_browser_with_a_title_a_body_and_the_games_page(
     _, payload, ttl, topic = sender.sent[0]
     assert payload["url"] == f"/play/{GAME}"
     assert payload["title"] == "Your turn in Dixit"
-    assert payload["body"] == "It's your turn in Dixit."
-    assert payload["tag"] == note(ada).dedupe_id
+    assert payload["body"] == "It's your turn in Dixit."  # no game to name: g_…01 was never created
+    # One notification per game: a newer one replaces the older; the dedupe id tells repeats apart.
+    assert payload["tag"] == f"dixit-game-{GAME}"
+    assert payload["dedupe_id"] == f"{note(ada).dedupe_id}:web_push:laptop"
     assert ttl == 86_400
     assert topic == topic_of(note(ada))
     assert len(topic) == 32
@@ -228,6 +234,11 @@ def test_a_muted_player_gets_no_web_push(
     assert sender.sent == []
 
 
+def queue_of(services: Services) -> MemoryNotificationQueue:
+    assert isinstance(services.notification_queue, MemoryNotificationQueue)
+    return services.notification_queue
+
+
 @pytest.mark.parametrize("status", ["404", "410"])
 def test_a_subscription_the_push_service_no_longer_knows_is_removed(
     services: Services, web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord, status: str
@@ -235,22 +246,45 @@ def test_a_subscription_the_push_service_no_longer_knows_is_removed(
     subscribe(web_push, ada, "gone", endpoint=f"{ENDPOINT}/gone")
     subscribe(web_push, ada, "live", endpoint=f"{ENDPOINT}/live")
     sender.answers[f"{ENDPOINT}/gone"] = PushAttempt(PushResult.GONE, status)
-    assert web_push.push(note(ada)) == 1
+    Delivery.of(services).deliver(note(ada))
+    assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/live"]
     assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["live"]
+    assert queue_of(services).pending == []  # nothing to retry
 
 
-@pytest.mark.parametrize("result", [PushResult.FAILED, PushResult.REFUSED])
-def test_any_other_failure_keeps_the_subscription(
-    web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord, result: PushResult
+def test_a_failing_push_service_is_retried_alone_and_keeps_the_subscription(
+    services: Services, web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
+) -> None:
+    subscribe(web_push, ada, "a", endpoint=f"{ENDPOINT}/a")
+    subscribe(web_push, ada, "b", endpoint=f"{ENDPOINT}/b")
+    sender.answers[f"{ENDPOINT}/a"] = PushAttempt(PushResult.FAILED, "503")
+    Delivery.of(services).deliver(note(ada))
+    assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/b"]
+    queue = queue_of(services)
+    (waiting,) = [body for channel, body in queue.pending if channel is Channel.WEB_PUSH]
+    assert OutboxMessage.from_json(waiting).subscription_id == "a"
+    assert len(web_push.subscriptions(ada)) == 2
+    del sender.answers[f"{ENDPOINT}/a"]  # the push service is back
+    assert drain(queue, services, attempt=2) == ["sent"]
+    assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/b", f"{ENDPOINT}/a"]
+
+
+def test_a_refused_endpoint_is_not_retried(
+    services: Services, web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
 ) -> None:
     subscribe(web_push, ada)
-    sender.answers[ENDPOINT] = PushAttempt(result, "500")
-    assert web_push.push(note(ada)) == 0
+    sender.answers[ENDPOINT] = PushAttempt(PushResult.REFUSED, "webhook_url_forbidden_address")
+    Delivery.of(services).deliver(note(ada))
+    assert queue_of(services).pending == []
     assert len(web_push.subscriptions(ada)) == 1
 
 
 def test_a_sender_that_raises_costs_that_browser_only(
-    web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord, monkeypatch: pytest.MonkeyPatch
+    services: Services,
+    web_push: WebPush,
+    sender: RecordingWebPushSender,
+    ada: PlayerRecord,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     subscribe(web_push, ada, "a", endpoint=f"{ENDPOINT}/a")
     subscribe(web_push, ada, "b", endpoint=f"{ENDPOINT}/b")
@@ -262,28 +296,33 @@ def test_a_sender_that_raises_costs_that_browser_only(
         return real(subscription, payload, ttl=ttl, topic=topic)
 
     monkeypatch.setattr(sender, "send", flaky)
-    assert web_push.push(note(ada)) == 1
+    Delivery.of(services).deliver(note(ada))
+    assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/b"]
     assert len(web_push.subscriptions(ada)) == 2
 
 
-def test_as_a_channel_it_fails_only_when_no_browser_took_the_message(
-    web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
+def test_an_endpoint_that_keeps_timing_out_is_disabled_and_its_owner_can_see_it(
+    services: Services, web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
 ) -> None:
-    from app.notify.web_push import WebPushUndelivered
-
-    web_push.send(note(ada))  # no browser at all: nothing failed
-    subscribe(web_push, ada, "a", endpoint=f"{ENDPOINT}/a")
-    subscribe(web_push, ada, "b", endpoint=f"{ENDPOINT}/b")
-    sender.answers[f"{ENDPOINT}/a"] = PushAttempt(PushResult.FAILED, "500")
-    web_push.send(note(ada))  # b took it
-    sender.answers[f"{ENDPOINT}/b"] = PushAttempt(PushResult.GONE, "410")
-    with pytest.raises(WebPushUndelivered):
-        web_push.send(note(ada))  # a failed, b is gone
-    assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["a"]
+    subscribe(web_push, ada, "slow", endpoint=f"{ENDPOINT}/slow")
+    sender.answers[f"{ENDPOINT}/slow"] = PushAttempt(PushResult.FAILED, "timeout")
+    deliver = Delivery.of(services)
+    for occasion in range(services.settings.web_push_disable_after_failures):
+        deliver.deliver(Notification(Kind.YOUR_TURN, GAME, ada.player_id, occasion=str(occasion)))
+    (slow,) = web_push.subscriptions(ada)
+    assert slow.disabled_at is not None
+    assert slow.failures == services.settings.web_push_disable_after_failures
+    assert str(slow.last_failure).endswith("timeout")
+    queue = queue_of(services)
+    queue.pending.clear()
+    deliver.deliver(Notification(Kind.YOUR_TURN, GAME, ada.player_id, occasion="later"))
+    assert [c for c, _ in queue.enqueued[-2:]] == [Channel.DEVICE_PUSH, Channel.EMAIL]  # none for it
+    subscribe(web_push, ada, "slow", endpoint=f"{ENDPOINT}/slow")  # subscribing again re-enables it
+    assert web_push.subscriptions(ada)[0].disabled_at is None
 
 
 def test_a_subscription_past_its_expiration_time_is_removed_without_a_push(
-    web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
+    services: Services, web_push: WebPush, sender: RecordingWebPushSender, ada: PlayerRecord
 ) -> None:
     p256dh, auth = browser_keys()
     now_ms = int(START.timestamp() * 1000)
@@ -297,7 +336,23 @@ def test_a_subscription_past_its_expiration_time_is_removed_without_a_push(
             expiration_time=expires,
             now=START,
         )
-    web_push.clock = lambda: START
-    assert web_push.push(note(ada)) == 1
+    Delivery.of(services).deliver(note(ada))
     assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/fresh"]
     assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["fresh"]
+
+
+def test_a_push_endpoint_on_the_local_stacks_own_ports_is_refused_but_its_receiver_is_not(
+    services: Services, ada: PlayerRecord
+) -> None:
+    from dataclasses import replace
+
+    settings = services.settings.model_copy(
+        update={"webhook_allow_loopback_http": True, "webhook_refused_loopback_ports": "4566,3000"}
+    )
+    local = WebPush.of(replace(services, settings=settings))
+    with pytest.raises(InvalidInput):
+        subscribe(local, ada, endpoint="http://127.0.0.1:4566/moto-api/reset")
+    with pytest.raises(InvalidInput):
+        subscribe(local, ada, endpoint="http://127.0.0.1:3000/players/me")
+    assert subscribe(local, ada, endpoint="http://127.0.0.1:3000/_local/push/endpoints/sub-1")
+    assert subscribe(local, ada, "other", endpoint="http://127.0.0.1:9999/receiver")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.aws.dynamodb.table import TableAdapter
+from botocore.exceptions import ClientError
+
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.notify.web_push_ports import WebPushSubscription
 
 WEB_PUSH_PREFIX = "WEBPUSH#"
@@ -27,6 +29,9 @@ def _from_item(item: dict[str, Any]) -> WebPushSubscription:
         auth=item["auth"]["S"],
         expiration_time=None if expiration is None else int(expiration),
         created_at=item["created_at"]["S"],
+        failures=int(item.get("failures", {}).get("N", "0")),
+        last_failure=item.get("last_failure", {}).get("S"),
+        disabled_at=item.get("disabled_at", {}).get("S"),
     )
 
 
@@ -72,3 +77,45 @@ class DynamoWebPushStore(TableAdapter):
                 "ExpressionAttributeValues": {":endpoint": {"S": endpoint}},
             }
         return self.conditional_delete(_key(player_id, subscription_id), **condition)
+
+    def record_web_push_result(
+        self, player_id: str, subscription_id: str, *, ok: bool, status: str, at: str, disable_after: int
+    ) -> WebPushSubscription | None:
+        if ok:
+            update: dict[str, Any] = {
+                "UpdateExpression": "SET failures = :zero REMOVE last_failure",
+                "ExpressionAttributeValues": {":zero": {"N": "0"}},
+            }
+        else:
+            update = {
+                "UpdateExpression": (
+                    "SET failures = if_not_exists(failures, :zero) + :one, last_failure = :failure"
+                ),
+                "ExpressionAttributeValues": {
+                    ":zero": {"N": "0"},
+                    ":one": {"N": "1"},
+                    ":failure": {"S": f"{at} {status}"},
+                },
+            }
+        try:
+            item = self.client.update_item(
+                TableName=self.table_name,
+                Key=_key(player_id, subscription_id),
+                ConditionExpression="attribute_exists(pk)",
+                ReturnValues="ALL_NEW",
+                **update,
+            )["Attributes"]
+        except ClientError as error:
+            if is_conditional_failure(error):
+                return None
+            raise
+        subscription = _from_item(item)
+        if ok or subscription.failures < disable_after or subscription.disabled_at is not None:
+            return subscription
+        self.conditional_update(
+            _key(player_id, subscription_id),
+            UpdateExpression="SET disabled_at = :at",
+            ConditionExpression="attribute_exists(pk) AND attribute_not_exists(disabled_at)",
+            ExpressionAttributeValues={":at": {"S": at}},
+        )
+        return self.get_web_push_subscription(player_id, subscription_id)
