@@ -23,13 +23,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from app.core.clock import LOCAL_CLOCK_FILE
 from dixit.cards import OFFICIAL_DECKS
 from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
 from local_stack.card_seeding import seed_card_art
+from local_stack.clock import CLOCK_PATH, StackClock, clock_app
 from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway
-from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
 from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
 from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key
 from local_stack.queues import QueuePoller
@@ -38,6 +39,7 @@ from local_stack.responses import HttpResponse
 from local_stack.runtime import HandlerResolver, lazy_handler
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
+from local_stack.stack_env import PLATFORM_APPLICATIONS, configure_aws_environment, stack_environment
 from local_stack.static import StaticSite
 from local_stack.streams import StreamFeeder, StreamMapping
 from local_stack.tap import EndpointTap, TopicTap
@@ -49,18 +51,10 @@ from local_stack.template import (
     functions,
     load_template,
     parameter_values,
-    stack_refs,
 )
 from local_stack.uploads import UploadTrigger, s3_triggers
 
 LOG = logging.getLogger("local_stack")
-
-#: Template parameters naming SNS platform applications, with the platform and the twin's application name.
-PLATFORM_APPLICATIONS = {
-    "ApnsPlatformApplicationArn": ("APNS", "dixit-apns-local"),
-    "ApnsSandboxPlatformApplicationArn": ("APNS_SANDBOX", "dixit-apns-sandbox-local"),
-    "FcmPlatformApplicationArn": ("GCM", "dixit-fcm-local"),
-}
 
 
 @dataclass
@@ -252,6 +246,7 @@ class LocalStack:
         self.port = 0  # the gateway's (the options' port, or a free one when that is 0)
         self.resources: dict[str, str] = {}
         self.environment: dict[str, str] = {}
+        self.clock: StackClock | None = None
         self._seed_stop = threading.Event()
         self._seed_thread: threading.Thread | None = None
 
@@ -319,19 +314,18 @@ class LocalStack:
         if self.parameters.get("EmailFrom"):
             # SES sends only from a verified identity; on the twin, creating one verifies it.
             sesv2.create_email_identity(EmailIdentity=self.parameters["EmailFrom"])
-        refs = stack_refs(template, self.resources, parameters=self.parameters, region=REGION)
-        # The twin's own ARNs win over a leftover environment, as the resources' names do.
-        force = resource_variables(specs, {**self.resources, **platforms})
-        self.environment = apply_function_environment(specs, refs, force=force)
-        if "WebhookQueue" in self.resources:
-            # Only the local stack may deliver to http://127.0.0.1 (a receiver on this machine).
-            os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK_HTTP", "true")
-            self.environment["WEBHOOK_ALLOW_LOOPBACK_HTTP"] = os.environ["WEBHOOK_ALLOW_LOOPBACK_HTTP"]
-            # ...but never to the twin or the gateway themselves (a webhook to /moto-api/reset wiped
-            # the twin): those hold every secret in the clear.
-            own_ports = f"{port},{self.port}"
-            os.environ["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
-            self.environment["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
+        self.clock = StackClock(on_move=self._clock_moved)
+        # The one builder `invoke` uses too, fed from the state file this stack writes.
+        self.environment = stack_environment(
+            template,
+            specs,
+            resources=self.resources,
+            parameters=self.parameters,
+            region=REGION,
+            aws_endpoint_url=self.aws_endpoint_url,
+            api_url=f"http://{options.host}:{self.port}",
+            clock_file=str(self.clock.path),
+        ).apply()
 
         if "NudgeTopic" in self.resources:
             self.tap = TopicTap(
@@ -397,7 +391,7 @@ class LocalStack:
                     else {}
                 ),
             },
-            local_apps={PUSH_PATH: self.push_receiver.handle},
+            local_apps={PUSH_PATH: self.push_receiver.handle, CLOCK_PATH: clock_app(self.clock)},
         )
         self.http = GatewayServer(gateway, options.host, self.port).start()
         self.push_receiver.base_url = self.api_url
@@ -425,7 +419,7 @@ class LocalStack:
             for schedule in spec.schedules
             if schedule.enabled
         ]
-        self.schedules = ScheduleRunner(jobs, region=REGION).start()
+        self.schedules = ScheduleRunner(jobs, region=REGION, clock=self.clock.now).start()
         if "WebhookQueue" in self.resources and "WebhookFunction" in handlers:
             # GameStreamFunction (fed by the stream feeder) enqueues the deliveries; this plays the SQS
             # event source mapping of WebhookFunction.
@@ -440,6 +434,11 @@ class LocalStack:
         self._write_state()
         self._banner(jobs, mappings)
         return self
+
+    def _clock_moved(self) -> None:
+        if self.clock is not None:
+            moved = self.clock.as_json()
+            self._say(f"[clock] now {moved['now']} ({moved['offset_seconds']:g} s ahead of the wall clock)")
 
     def _seed(self, s3_client: Any, bucket: str) -> None:
         started = time.perf_counter()
@@ -471,6 +470,8 @@ class LocalStack:
             "environment": self.environment,
             # What `invoke` resolves the template with, so an invoked function mails as served ones do.
             "parameters": self.parameters,
+            # Where the stack's clock is kept, so an invoked function runs on it too.
+            "clock_file": str(self.clock.path) if self.clock else "",
         }
         self.options.state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
 
@@ -520,6 +521,10 @@ class LocalStack:
                 f"  web push       VAPID key in SSM {self.parameters['WebPushVapidParameter']}; "
                 f"the local push service decrypts to {self.api_url}{PUSH_PATH}"
             )
+        lines.append(
+            f'  clock          {self.api_url}{CLOCK_PATH}  (POST {{"advance": "PT2H"}} or '
+            "`python -m local_stack clock +2h` moves it; schedules follow)"
+        )
         if self.options.state_file is not None:
             lines.append(f"  state file     {self.options.state_file}  (for `python -m local_stack invoke`)")
         lines += [
@@ -565,6 +570,11 @@ class LocalStack:
         if self.moto is not None:
             self.moto.stop()
             self.moto = None
+        if self.clock is not None:
+            self.clock.close()
+            if os.environ.get(LOCAL_CLOCK_FILE) == str(self.clock.path):
+                del os.environ[LOCAL_CLOCK_FILE]
+            self.clock = None
         state_file = self.options.state_file
         if state_file is not None and state_file.exists():
             state: Any = None
