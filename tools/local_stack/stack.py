@@ -33,8 +33,8 @@ from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway
 from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
 from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key
-from local_stack.queues import QueuePoller
-from local_stack.resources import create_resources
+from local_stack.queues import QueuePoller, queue_pollers, report_label
+from local_stack.resources import create_resources, local_names
 from local_stack.responses import HttpResponse
 from local_stack.runtime import HandlerResolver, lazy_handler
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
@@ -240,7 +240,7 @@ class LocalStack:
         self.mail_tap: MailTap | None = None
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
-        self.queue_poller: QueuePoller | None = None
+        self.queue_pollers: list[QueuePoller] = []
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.port = 0  # the gateway's (the options' port, or a free one when that is 0)
@@ -292,7 +292,7 @@ class LocalStack:
             dynamodb_client=dynamodb,
             s3_client=s3,
             sns_client=sns,
-            names=options.names,
+            names=local_names(template, options.names),
             region=REGION,
             sqs_client=sqs,
             sesv2_client=sesv2,
@@ -420,17 +420,11 @@ class LocalStack:
             if schedule.enabled
         ]
         self.schedules = ScheduleRunner(jobs, region=REGION, clock=self.clock.now).start()
-        if "WebhookQueue" in self.resources and "WebhookFunction" in handlers:
-            # GameStreamFunction (fed by the stream feeder) enqueues the deliveries; this plays the SQS
-            # event source mapping of WebhookFunction.
-            self.queue_poller = QueuePoller(
-                sqs,
-                self.resources["WebhookQueue"],
-                "WebhookFunction",
-                handlers["WebhookFunction"],
-                region=REGION,
-                report=lambda line: self._say(f"[webhook] {line}"),
-            ).start()
+        # Every SQS event of the template (webhook deliveries, and any queue added since), as Lambda's
+        # event source mappings run them.
+        self.queue_pollers = queue_pollers(sqs, specs, self.resources, handlers, region=REGION, say=self._say)
+        for poller in self.queue_pollers:
+            poller.start()
         self._write_state()
         self._banner(jobs, mappings)
         return self
@@ -504,6 +498,11 @@ class LocalStack:
             for m in mappings
         ]
         lines += [
+            f"  queue          {poller.queue_url.rsplit('/', 1)[-1]} -> {poller.function} "
+            f"(batches of {poller.batch_size}, printed as [{report_label(poller.function)}] lines)"
+            for poller in self.queue_pollers
+        ]
+        lines += [
             f"  {name:<14} {value}"
             for name, value in self.parameters.items()
             if name in PLATFORM_APPLICATIONS
@@ -543,9 +542,9 @@ class LocalStack:
         if self.streams is not None:
             self.streams.stop()
             self.streams = None
-        if self.queue_poller is not None:
-            self.queue_poller.stop()
-            self.queue_poller = None
+        for poller in self.queue_pollers:
+            poller.stop()
+        self.queue_pollers = []
         if self.http is not None:
             self.http.stop()
             self.http = None

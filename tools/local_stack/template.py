@@ -195,6 +195,17 @@ class StreamSpec:
 
 
 @dataclass(frozen=True)
+class QueueEventSpec:
+    """One ``SQS`` event of a function: the event source mapping on one of the template's queues."""
+
+    name: str
+    queue: str  # the logical id of the queue whose ``Arn`` the event reads
+    batch_size: int = 10  # the mapping's default for a standard queue
+    report_batch_item_failures: bool = False
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
 class FunctionSpec:
     """A ``AWS::Serverless::Function`` with its ``Globals`` applied."""
 
@@ -207,6 +218,25 @@ class FunctionSpec:
     environment: dict[str, Any] = field(default_factory=dict)
     schedules: tuple[ScheduleSpec, ...] = ()
     streams: tuple[StreamSpec, ...] = ()
+    queues: tuple[QueueEventSpec, ...] = ()
+
+
+def _queue_spec(name: str, props: Mapping[str, Any], params: Mapping[str, str]) -> QueueEventSpec | None:
+    """The mapping of an ``SQS`` event whose ``Queue`` is ``!GetAtt <Queue>.Arn`` (a queue of the stack)."""
+    queue = props.get("Queue")
+    if not (isinstance(queue, dict) and set(queue) == {"Fn::GetAtt"}):
+        return None
+    logical_id, attribute = (str(part) for part in queue["Fn::GetAtt"])
+    if attribute != "Arn":
+        return None
+    enabled = resolve_refs(props.get("Enabled", True), params)
+    return QueueEventSpec(
+        name=name,
+        queue=logical_id,
+        batch_size=int(resolve_refs(props.get("BatchSize", 10), params)),
+        report_batch_item_failures="ReportBatchItemFailures" in (props.get("FunctionResponseTypes") or []),
+        enabled=str(enabled).lower() != "false",
+    )
 
 
 def _stream_spec(name: str, props: Mapping[str, Any], params: Mapping[str, str]) -> StreamSpec | None:
@@ -265,7 +295,13 @@ def functions(
         }
         schedules = []
         streams = []
+        queues = []
         for event_name, event in (props.get("Events") or {}).items():
+            if event.get("Type") == "SQS":
+                queue = _queue_spec(event_name, event.get("Properties") or {}, params)
+                if queue is not None:
+                    queues.append(queue)
+                continue
             if event.get("Type") == "DynamoDB":
                 stream = _stream_spec(event_name, event.get("Properties") or {}, params)
                 if stream is not None:
@@ -289,6 +325,7 @@ def functions(
             environment=environment,
             schedules=tuple(schedules),
             streams=tuple(streams),
+            queues=tuple(queues),
         )
     return specs
 
