@@ -27,7 +27,8 @@ WAIT = 90.0  # a bound on waiting for the schedules, never a claim about speed
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    running = start_serve(tmp_path_factory.mktemp("clock"))
+    # Two workers, as `make run` starts: the API runs in spawned processes, the sweep in the stack's own.
+    running = start_serve(tmp_path_factory.mktemp("clock"), env={"DIXIT_LOCAL_WORKERS": "2"})
     try:
         yield running
     finally:
