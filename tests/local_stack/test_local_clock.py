@@ -298,3 +298,15 @@ def test_a_reset_while_catching_up_stops_the_runs_from_the_future(stack_clock: S
     job.handler = lambda: handler_then_reset
     assert runner.tick(job) == 1
     assert [event["time"] for event in calls] == ["2026-12-04T09:35:00Z"]
+
+
+def test_rates_are_aligned_so_a_move_to_the_hour_runs_that_hours_digest() -> None:
+    calls: list[dict[str, Any]] = []
+    wall = Wall(datetime(2026, 12, 4, 6, 55, 12, tzinfo=UTC))  # the stack started at 06:55:12
+    job = sweep_job(calls, interval=3600)
+    runner = ScheduleRunner([job], clock=wall)
+    runner.loops()
+    assert job.next_due == datetime(2026, 12, 4, 7, tzinfo=UTC)
+    wall.at = datetime(2026, 12, 4, 8, 0, 1, tzinfo=UTC)
+    assert runner.tick(job) == 2
+    assert [event["time"] for event in calls] == ["2026-12-04T07:00:00Z", "2026-12-04T08:00:00Z"]

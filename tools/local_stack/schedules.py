@@ -1,14 +1,16 @@
 """Run each ``Schedule`` event of the template on its rate, with a real EventBridge "Scheduled Event".
 
-The rates run on the stack's clock (``local_stack.clock``), which a developer may move forward: a move
-past a job's next run fires it at once, once for each period the move passed (up to ``MAX_CATCH_UP``, the
-latest ones), each with the time that run was due, as EventBridge would have over that stretch. So an
-hourly digest moved six hours sends the digests of each of those hours, and the sweep sees each deadline.
+The rates run on the stack's clock (``local_stack.clock``), aligned to it (``rate(1 hour)`` on the hour,
+``rate(5 minutes)`` at :00, :05...), and a developer may move that clock forward: a move past a job's next
+run fires it at once, once for each period the move passed (up to ``MAX_CATCH_UP``, the latest ones),
+each with the time that run was due, as EventBridge would have over that stretch. So an hourly digest
+moved six hours sends the digests of each of those hours, and the sweep sees each deadline pass.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +73,13 @@ def interval_for(schedule: ScheduleSpec, override_seconds: float | None) -> floa
         return 300.0
 
 
+def aligned_after(now: datetime, interval_seconds: float) -> datetime:
+    """The first multiple of ``interval_seconds`` since the epoch after ``now``: ``rate(1 hour)`` runs on
+    the hour, ``rate(5 minutes)`` at :00, :05..., so a move to 08:00 runs the 08:00 digest at once."""
+    periods = math.floor(now.timestamp() / interval_seconds) + 1
+    return datetime.fromtimestamp(periods * interval_seconds, UTC)
+
+
 def due_runs(next_due: datetime, now: datetime, interval_seconds: float) -> list[datetime]:
     """The times of the runs due by ``now`` from ``next_due`` on, every ``interval_seconds``: the latest
     ``MAX_CATCH_UP`` of them."""
@@ -100,7 +109,7 @@ class ScheduleRunner(Poller):
     def loops(self) -> list[Loop]:
         now = self.clock()
         for job in self.jobs:
-            job.next_due = now + timedelta(seconds=job.interval_seconds)
+            job.next_due = aligned_after(now, job.interval_seconds)
         return [
             Loop(
                 f"schedule-{job.function.logical_id}",
@@ -118,7 +127,7 @@ class ScheduleRunner(Poller):
         now = self.clock()
         period = timedelta(seconds=job.interval_seconds)
         if job.next_due is None or job.next_due - now > period:
-            job.next_due = now + period  # first tick, or the clock was reset to the wall clock
+            job.next_due = aligned_after(now, job.interval_seconds)  # the clock was reset meanwhile
         fired = 0
         for when in due_runs(job.next_due, now, job.interval_seconds):
             if self.wait(0) or when > self.clock():
