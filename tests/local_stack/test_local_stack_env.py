@@ -22,7 +22,7 @@ from local_stack.stack_env import (
     environment_from_state,
     stack_environment,
 )
-from local_stack.template import apply_language_extensions, functions, load_template
+from local_stack.template import apply_language_extensions, functions, load_template, loads_template
 
 TEMPLATE = apply_language_extensions(load_template())
 SPECS = functions(TEMPLATE)
@@ -100,3 +100,45 @@ def _no_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     # invoke sets the process environment once it runs a function; these tests stop before that.
     for name in ("AWS_ENDPOINT_URL", *LOCAL_ONLY_VARIABLES):
         monkeypatch.delenv(name, raising=False)
+
+
+QUEUE_FRAGMENT = """
+Resources:
+  PushDeliveryFunction:
+    Type: AWS::Serverless::Function
+    Properties:
+      Handler: push.handler
+      Environment:
+        Variables:
+          PUSH_QUEUE_URL: !Ref PushQueue
+          PUSH_QUEUE_ARN: !GetAtt PushQueue.Arn
+          PUSH_DLQ_NAME: !GetAtt PushDeadLetterQueue.QueueName
+          TOPIC_NAME: !GetAtt Topic.TopicName
+          TABLE_ARN: !Sub "${Table.Arn}/index/*"
+  PushQueue: {Type: AWS::SQS::Queue}
+  PushDeadLetterQueue: {Type: AWS::SQS::Queue}
+  Topic: {Type: AWS::SNS::Topic}
+  Table: {Type: AWS::DynamoDB::Table}
+"""
+
+
+def test_a_function_may_name_the_stacks_resources_by_getatt_too() -> None:
+    template = loads_template(QUEUE_FRAGMENT)
+    resources = {
+        "PushQueue": "http://127.0.0.1:45678/123456789012/dixit-push-queue-local",
+        "PushDeadLetterQueue": "http://127.0.0.1:45678/123456789012/dixit-push-dead-letter-queue-local",
+        "Topic": "arn:aws:sns:us-east-1:123456789012:dixit-topic-local",
+        "Table": "dixit-table-local",
+    }
+    built = stack_environment(template, functions(template), resources=resources, parameters={})
+    assert {name: built.values[name] for name in QUEUE_VARIABLES} == {
+        "PUSH_QUEUE_URL": resources["PushQueue"],
+        "PUSH_QUEUE_ARN": "arn:aws:sqs:us-east-1:123456789012:dixit-push-queue-local",
+        "PUSH_DLQ_NAME": "dixit-push-dead-letter-queue-local",
+        "TOPIC_NAME": "dixit-topic-local",
+        "TABLE_ARN": "arn:aws:dynamodb:us-east-1:123456789012:table/dixit-table-local/index/*",
+    }
+    assert set(QUEUE_VARIABLES) <= built.forced  # the twin's names win over leftovers
+
+
+QUEUE_VARIABLES = ("PUSH_QUEUE_URL", "PUSH_QUEUE_ARN", "PUSH_DLQ_NAME", "TOPIC_NAME", "TABLE_ARN")

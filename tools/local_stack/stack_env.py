@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,13 +52,26 @@ def configure_aws_environment(
     env.setdefault("POWERTOOLS_TRACE_DISABLED", "true")  # no X-Ray daemon locally
 
 
+def _names_resource(raw: Any, resources: Mapping[str, Any]) -> bool:
+    """Whether a template value is a ``!Ref``, ``!GetAtt`` or ``!Sub`` of one of ``resources``."""
+    if not isinstance(raw, dict):
+        return False
+    attribute, text = raw.get("Fn::GetAtt"), raw.get("Fn::Sub")
+    if isinstance(attribute, list) and attribute:
+        return attribute[0] in resources
+    if isinstance(text, str):
+        return any(name.split(".")[0] in resources for name in re.findall(r"\$\{([^}!]+)\}", text))
+    return raw.get("Ref") in resources
+
+
 def resource_variables(specs: Mapping[str, FunctionSpec], resources: Mapping[str, Any]) -> frozenset[str]:
-    """Names of environment variables whose template value is a ``!Ref`` to one of ``resources``."""
+    """Names of environment variables whose template value is a ``!Ref`` (or ``!GetAtt``) of one of
+    ``resources``."""
     return frozenset(
         name
         for spec in specs.values()
         for name, raw in spec.environment.items()
-        if isinstance(raw, dict) and raw.get("Ref") in resources
+        if _names_resource(raw, resources)
     )
 
 

@@ -376,7 +376,8 @@ def stack_refs(
     account_id: str = "123456789012",
     stack_name: str = "dixit-local",
 ) -> dict[str, Any]:
-    """What ``Ref`` gives in the local twin: parameters, pseudo parameters and the created resources."""
+    """What ``Ref`` gives in the local twin (parameters, pseudo parameters and the created resources), and
+    what ``!GetAtt`` gives for those resources (``resource_attributes``)."""
     return {
         "AWS::Region": region,
         "AWS::AccountId": account_id,
@@ -385,7 +386,33 @@ def stack_refs(
         "AWS::StackName": stack_name,
         **parameter_values(template, parameters),
         **resources,
+        **resource_attributes(template, resources, region=region, account_id=account_id),
     }
+
+
+def resource_attributes(
+    template: Mapping[str, Any], resources: Mapping[str, str], *, region: str, account_id: str
+) -> dict[str, str]:
+    """``"Logical.Attr"`` for the created resources: a queue's ``Arn``, ``QueueName`` and ``QueueUrl``, a
+    topic's ``TopicName`` and ``TopicArn``, a table's and a bucket's ``Arn``, so a function's environment
+    may name them by ``!GetAtt`` as well as by ``!Ref``."""
+    declared = template.get("Resources") or {}
+    found: dict[str, str] = {}
+    for logical_id, value in resources.items():
+        kind = (declared.get(logical_id) or {}).get("Type")
+        if kind == "AWS::SQS::Queue":
+            name = value.rsplit("/", 1)[-1]
+            found[f"{logical_id}.Arn"] = f"arn:aws:sqs:{region}:{account_id}:{name}"
+            found[f"{logical_id}.QueueName"] = name
+            found[f"{logical_id}.QueueUrl"] = value
+        elif kind == "AWS::SNS::Topic":
+            found[f"{logical_id}.TopicArn"] = value
+            found[f"{logical_id}.TopicName"] = value.rsplit(":", 1)[-1]
+        elif kind == "AWS::DynamoDB::Table":
+            found[f"{logical_id}.Arn"] = f"arn:aws:dynamodb:{region}:{account_id}:table/{value}"
+        elif kind == "AWS::S3::Bucket":
+            found[f"{logical_id}.Arn"] = f"arn:aws:s3:::{value}"
+    return found
 
 
 def resolved_environment(spec: FunctionSpec, refs: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
