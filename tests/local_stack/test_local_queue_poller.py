@@ -37,7 +37,12 @@ def test_the_local_poller_deletes_what_was_delivered_and_leaves_a_failure_to_com
     enqueue_events(services, SqsWebhookQueue(queues.url, queues.dlq_url), start_events(owner))
     lines: list[str] = []
     local = QueuePoller(
-        boto3.client("sqs"), queues.url, "WebhookFunction", lambda: lambda_handler, report=lines.append
+        boto3.client("sqs"),
+        queues.url,
+        "WebhookFunction",
+        lambda: lambda_handler,
+        report_batch_item_failures=True,  # as template.yaml's Deliveries event declares
+        report=lines.append,
     )
 
     assert local.poll_once() == 1

@@ -15,7 +15,7 @@ from app.decks.card_images import image_key
 from dixit.cards import OFFICIAL_DECKS
 from local_stack import LOCAL_NAMES
 from local_stack.card_seeding import official_card_ids, seed_card_art
-from local_stack.resources import create_resources
+from local_stack.resources import create_resources, local_names
 from local_stack.tap import TopicTap, describe
 from local_stack.template import load_template
 
@@ -193,16 +193,19 @@ def test_queues_are_created_only_when_an_sqs_client_is_given_and_ref_gives_their
         s3_client=boto3.client("s3"),
         sns_client=boto3.client("sns"),
         sqs_client=boto3.client("sqs"),
-        names=LOCAL_NAMES,
+        # Queues added to the template since LOCAL_NAMES was written get a derived name.
+        names=local_names(load_template(), LOCAL_NAMES),
     )
     assert created["WebhookQueue"].endswith("/dixit-webhooks-local")
     assert created["WebhookDeadLetterQueue"].endswith("/dixit-webhooks-dlq-local")
     attributes = boto3.client("sqs").get_queue_attributes(
-        QueueUrl=created["WebhookQueue"], AttributeNames=["VisibilityTimeout"]
+        QueueUrl=created["WebhookQueue"], AttributeNames=["VisibilityTimeout", "RedrivePolicy"]
     )["Attributes"]
-    assert attributes["VisibilityTimeout"] == str(
-        load_template()["Resources"]["WebhookQueue"]["Properties"]["VisibilityTimeout"]
-    )
+    declared = load_template()["Resources"]["WebhookQueue"]["Properties"]
+    assert attributes["VisibilityTimeout"] == str(declared["VisibilityTimeout"])
+    redrive = json.loads(attributes["RedrivePolicy"])
+    assert redrive["deadLetterTargetArn"].endswith(":dixit-webhooks-dlq-local")
+    assert int(redrive["maxReceiveCount"]) == declared["RedrivePolicy"]["maxReceiveCount"]
 
 
 def test_the_configuration_set_is_created_with_its_suppression_options_given_an_sesv2_client(

@@ -10,8 +10,8 @@ import pytest
 
 from local_stack import LOCAL_NAMES
 from local_stack.__main__ import main
-from local_stack.invoke import default_resources
 from local_stack.sam_env import NoRunningStack, env_vars, for_container
+from local_stack.stack_env import default_resources
 from local_stack.template import apply_language_extensions, functions, load_template
 
 

@@ -1,4 +1,4 @@
-"""``python -m local_stack serve|invoke``: the local stack's command line."""
+"""``python -m local_stack serve|invoke|clock|sam-env``: the local stack's command line."""
 
 from __future__ import annotations
 
@@ -77,6 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
     invoke.add_argument("-e", "--event", required=True, help="event JSON file, or - for stdin")
     invoke.add_argument("--aws-endpoint", help="AWS endpoint (default: from the state file of serve)")
     invoke.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
+    clock = commands.add_parser(
+        "clock", help="read or move the running stack's clock (what POST /_local/clock does)"
+    )
+    clock.add_argument(
+        "change",
+        nargs="?",
+        help="+2h, 1d2h30m or PT2H: move forward by that; 2026-12-05T08:00:00Z: move to that time; "
+        "reset: back to the wall clock; nothing: print the clock",
+    )
+    clock.add_argument("--api-url", help="the stack's address (default: from the state file of serve)")
+    clock.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
     sam_env = commands.add_parser("sam-env", help="write env.json for sam local from the running stack")
     sam_env.add_argument("--state-file", type=Path, default=DEFAULT_STATE_FILE)
     sam_env.add_argument("--out", type=Path, default=Path("env.json"), help="where to write (env.json)")
@@ -145,10 +156,27 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def clock(args: argparse.Namespace) -> int:
+    from local_stack.clock import clock_command
+    from local_stack.stack_env import read_state
+
+    api_url = args.api_url or (read_state(args.state_file) or {}).get("api_url")
+    if not api_url:
+        print(
+            f"no running stack: start it with `python -m local_stack serve` (it writes {args.state_file})"
+            " or pass --api-url URL",
+            file=sys.stderr,
+        )
+        return 2
+    return clock_command(str(api_url), args.change, out=sys.stdout, err=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "clock":
+        return clock(args)
     if args.command == "sam-env":
         from local_stack import sam_env
 

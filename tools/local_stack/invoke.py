@@ -1,7 +1,9 @@
 """``python -m local_stack invoke``: run one function of ``template.yaml`` once, like ``sam local invoke``.
 
-The function's ``Handler`` and ``Environment`` come from the template; AWS calls go to the running twin
-(``--aws-endpoint`` or the state file ``serve`` writes). Handler logs go to stderr, the result to stdout.
+The function's ``Handler`` comes from the template, its environment from the same builder ``serve`` uses
+(``local_stack.stack_env``), fed the running stack's state file: its twin, resources, parameters, ports
+and clock. With ``--aws-endpoint`` (no running stack) it is the template's on the default names. Handler
+logs go to stderr, the result to stdout.
 """
 
 from __future__ import annotations
@@ -11,89 +13,31 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION
-from local_stack.events import ACCOUNT_ID
+from local_stack import DEFAULT_STATE_FILE, REGION
 from local_stack.runtime import LambdaContext, import_handler
-from local_stack.template import (
-    TEMPLATE_PATH,
-    FunctionSpec,
-    apply_language_extensions,
-    functions,
-    load_template,
-    resolved_environment,
-    stack_refs,
+from local_stack.stack_env import (
+    configure_aws_environment as configure_aws_environment,  # re-exported: tests and tools import it here
 )
-
-#: Environment variables that point boto3 at the twin. Credentials are set only when absent.
-FAKE_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}
-
-
-def configure_aws_environment(
-    endpoint_url: str, *, region: str = REGION, environ: MutableMapping[str, str] | None = None
-) -> None:
-    """Point every boto3 client of this process at ``endpoint_url`` in ``region``."""
-    env = os.environ if environ is None else environ
-    env["AWS_ENDPOINT_URL"] = endpoint_url
-    env["AWS_DEFAULT_REGION"] = region
-    env["AWS_REGION"] = region
-    if not (env.get("AWS_ACCESS_KEY_ID") and env.get("AWS_SECRET_ACCESS_KEY")):
-        env.update(FAKE_CREDENTIALS)
-        env.pop("AWS_SESSION_TOKEN", None)
-    env.setdefault("POWERTOOLS_TRACE_DISABLED", "true")  # no X-Ray daemon locally
+from local_stack.stack_env import default_resources, environment_from_state, read_state, stack_environment
+from local_stack.template import TEMPLATE_PATH, apply_language_extensions, functions, load_template
 
 
-def apply_function_environment(
-    specs: Mapping[str, FunctionSpec],
-    refs: Mapping[str, Any],
-    *,
-    force: frozenset[str] = frozenset(),
-    environ: MutableMapping[str, str] | None = None,
-) -> dict[str, str]:
-    """Set the functions' template environment in this process; returns what was applied.
-
-    Variables named in ``force`` (those naming the twin's resources) always win; the others keep a value
-    already in the environment, so ``LOG_LEVEL=DEBUG make run`` works.
-    """
-    env = os.environ if environ is None else environ
-    applied: dict[str, str] = {}
-    for spec in specs.values():
-        values, _ = resolved_environment(spec, refs)
-        for name, value in values.items():
-            if name in force or name not in env:
-                env[name] = value
-            applied[name] = env[name]
-    return applied
-
-
-def resource_variables(specs: Mapping[str, FunctionSpec], resources: Mapping[str, str]) -> frozenset[str]:
-    """Names of environment variables whose template value is a ``!Ref`` to one of ``resources``."""
-    return frozenset(
-        name
-        for spec in specs.values()
-        for name, raw in spec.environment.items()
-        if isinstance(raw, dict) and raw.get("Ref") in resources
-    )
-
-
-def read_state(path: Path) -> dict[str, Any] | None:
+def stack_running(state: Mapping[str, Any]) -> bool:
+    """Whether the process that wrote ``state`` still runs (a killed stack leaves its file behind)."""
+    pid = state.get("pid")
+    if not isinstance(pid, int) or pid <= 0:
+        return True  # written by hand, or by an older stack: trust it
     try:
-        state: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return state if isinstance(state, dict) else None
-
-
-def default_resources(region: str = REGION) -> dict[str, str]:
-    """What ``serve`` names the resources, for ``--aws-endpoint`` without a state file."""
-    return {
-        "GameTable": LOCAL_NAMES["GameTable"],
-        "CardBucket": LOCAL_NAMES["CardBucket"],
-        "NudgeTopic": f"arn:aws:sns:{region}:{ACCOUNT_ID}:{LOCAL_NAMES['NudgeTopic']}",
-    }
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: it exists
+    return True
 
 
 def load_event(source: str, stdin: TextIO | None = None) -> Any:
@@ -126,6 +70,13 @@ def invoke(
         print(f"no function {logical_id!r} in {template_path}; choose one of: {', '.join(specs)}", file=err)
         return 2
 
+    if state is not None and not aws_endpoint and not stack_running(state):
+        print(
+            f"the stack that wrote {state_file} (pid {state.get('pid')}) is not running: start it again with"
+            " `python -m local_stack serve`, or pass --aws-endpoint URL",
+            file=err,
+        )
+        return 2
     endpoint = aws_endpoint or (state or {}).get("aws_endpoint_url")
     if not endpoint:
         print(
@@ -135,11 +86,22 @@ def invoke(
         )
         return 2
     region = str((state or {}).get("region") or REGION)
-    resources = dict((state or {}).get("resources") or default_resources(region))
-
     configure_aws_environment(endpoint, region=region)
-    refs = stack_refs(template, resources, parameters=parameter_overrides, region=region)
-    apply_function_environment({logical_id: spec}, refs, force=resource_variables(specs, resources))
+    # The environment the running stack gives its functions (its loopback rules, its clock...), built
+    # as it built it; with --aws-endpoint alone, the template's on the default resource names.
+    if state is not None and not aws_endpoint:
+        environment = environment_from_state(template, specs, state)
+    else:
+        resources = dict((state or {}).get("resources") or default_resources(region))
+        environment = stack_environment(
+            template,
+            specs,
+            resources=resources,
+            parameters=parameter_overrides,
+            region=region,
+            aws_endpoint_url=endpoint,
+        )
+    environment.apply()
     event = load_event(event_source)
 
     code_dir = (template_path.parent / spec.code_uri).resolve()

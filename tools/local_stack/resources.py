@@ -7,7 +7,9 @@ Physical names are chosen by the caller (``dixit-games-local``...) since CloudFo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import re
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -126,18 +128,46 @@ def create_topic(client: SNSClient, name: str, resource: Mapping[str, Any]) -> s
     return client.create_topic(Name=name, Attributes=attributes)["TopicArn"]
 
 
-def create_queue(client: SQSClient, name: str, resource: Mapping[str, Any]) -> str:
+def _redrive_target(props: Mapping[str, Any]) -> str | None:
+    """The logical id of the queue a ``RedrivePolicy`` dead-letters to (``!GetAtt <Queue>.Arn``)."""
+    target = (props.get("RedrivePolicy") or {}).get("deadLetterTargetArn")
+    if isinstance(target, dict) and set(target) == {"Fn::GetAtt"} and target["Fn::GetAtt"][1:] == ["Arn"]:
+        return str(target["Fn::GetAtt"][0])
+    return None
+
+
+def create_queue(
+    client: SQSClient, name: str, resource: Mapping[str, Any], queue_arns: Mapping[str, str] | None = None
+) -> str:
     """Create an ``AWS::SQS::Queue``; returns its URL (what ``!Ref`` gives for a queue).
 
-    Literal attributes only: the redrive policy names another queue by ``!GetAtt``, and locally the
-    webhook function dead-letters by itself.
+    Literal attributes, FIFO, and the redrive policy when it names a queue in ``queue_arns`` (logical id
+    to ARN, created first): the twin then moves a message received ``maxReceiveCount`` times to the
+    dead-letter queue, as SQS does.
     """
     props = _props(resource)
-    attributes = {
+    attributes: dict[str, str] = {
         key: str(props[key])
-        for key in ("VisibilityTimeout", "MessageRetentionPeriod", "DelaySeconds")
+        for key in (
+            "VisibilityTimeout",
+            "MessageRetentionPeriod",
+            "DelaySeconds",
+            "MaximumMessageSize",
+            "ReceiveMessageWaitTimeSeconds",
+        )
         if key in props and _literal(props[key])
     }
+    if props.get("FifoQueue") is True:
+        attributes["FifoQueue"] = "true"
+        name = name if name.endswith(".fifo") else f"{name}.fifo"
+        if props.get("ContentBasedDeduplication") is True:
+            attributes["ContentBasedDeduplication"] = "true"
+    target = _redrive_target(props)
+    max_receives = (props.get("RedrivePolicy") or {}).get("maxReceiveCount")
+    if target is not None and target in (queue_arns or {}) and isinstance(max_receives, int | str):
+        attributes["RedrivePolicy"] = json.dumps(
+            {"deadLetterTargetArn": (queue_arns or {})[target], "maxReceiveCount": int(max_receives)}
+        )
     return client.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]  # type: ignore[arg-type]
 
 
@@ -171,15 +201,24 @@ def create_resources(
     Resources of other types (functions, API, log groups, policies) are not created: the local stack
     runs the functions in-process.
     """
-    creators = {
-        "AWS::DynamoDB::Table": lambda name, resource: create_table(dynamodb_client, name, resource),
-        "AWS::S3::Bucket": lambda name, resource: create_bucket(s3_client, name, resource, region=region),
-        "AWS::SNS::Topic": lambda name, resource: create_topic(sns_client, name, resource),
+    queue_arns: dict[str, str] = {}
+
+    def queue(logical_id: str, name: str, resource: Mapping[str, Any]) -> str:
+        assert sqs_client is not None
+        url = create_queue(sqs_client, name, resource, queue_arns)
+        arn = sqs_client.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]
+        queue_arns[logical_id] = arn["QueueArn"]
+        return url
+
+    creators: dict[str, Callable[[str, str, Mapping[str, Any]], str]] = {
+        "AWS::DynamoDB::Table": lambda _, name, resource: create_table(dynamodb_client, name, resource),
+        "AWS::S3::Bucket": lambda _, name, resource: create_bucket(s3_client, name, resource, region=region),
+        "AWS::SNS::Topic": lambda _, name, resource: create_topic(sns_client, name, resource),
     }
     if sqs_client is not None:
-        creators["AWS::SQS::Queue"] = lambda name, resource: create_queue(sqs_client, name, resource)
+        creators["AWS::SQS::Queue"] = queue
     if sesv2_client is not None:
-        creators["AWS::SES::ConfigurationSet"] = lambda name, resource: create_configuration_set(
+        creators["AWS::SES::ConfigurationSet"] = lambda _, name, resource: create_configuration_set(
             sesv2_client, name, resource
         )
     wanted = {
@@ -190,7 +229,20 @@ def create_resources(
     missing = sorted(set(wanted) - set(names))
     if missing:  # checked before creating anything, so a failure leaves nothing half made
         raise KeyError(f"no physical name given for {', '.join(missing)}")
-    return {
-        logical_id: creators[resource["Type"]](names[logical_id], resource)
-        for logical_id, resource in wanted.items()
+    # A dead-letter queue exists before the queue whose redrive policy names it.
+    ordered = sorted(wanted.items(), key=lambda item: _redrive_target(_props(item[1])) is not None)
+    created = {
+        logical_id: creators[resource["Type"]](logical_id, names[logical_id], resource)
+        for logical_id, resource in ordered
     }
+    return {logical_id: created[logical_id] for logical_id in wanted}
+
+
+def local_names(template: Mapping[str, Any], given: Mapping[str, str]) -> dict[str, str]:
+    """``given`` physical names, and ``dixit-<logical-id>-local`` for every other resource of the
+    template: a queue (or table...) added to template.yaml runs locally with no name to add here."""
+    derived = {
+        logical_id: f"dixit-{re.sub(r'(?<!^)(?=[A-Z])', '-', logical_id).lower()}-local"
+        for logical_id in template.get("Resources") or {}
+    }
+    return {**derived, **given}

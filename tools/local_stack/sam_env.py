@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from local_stack import REGION
-from local_stack.invoke import FAKE_CREDENTIALS, read_state
+from local_stack.stack_env import FAKE_CREDENTIALS, read_state
 from local_stack.template import (
     apply_language_extensions,
     functions,

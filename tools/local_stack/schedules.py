@@ -1,11 +1,20 @@
-"""Run each ``Schedule`` event of the template on its rate, with a real EventBridge "Scheduled Event"."""
+"""Run each ``Schedule`` event of the template on its rate, with a real EventBridge "Scheduled Event".
+
+The rates run on the stack's clock (``local_stack.clock``), aligned to it (``rate(1 hour)`` on the hour,
+``rate(5 minutes)`` at :00, :05...), and a developer may move that clock forward: a move past a job's next
+run fires it at once, once for each period the move passed (up to ``MAX_CATCH_UP``, the latest ones),
+each with the time that run was due, as EventBridge would have over that stretch. So an hourly digest
+moved six hours sends the digests of each of those hours, and the sweep sees each deadline pass.
+"""
 
 from __future__ import annotations
 
 import logging
+import math
 import uuid
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -15,6 +24,11 @@ from local_stack.runtime import HandlerResolver, LambdaContext
 from local_stack.template import FunctionSpec, ScheduleSpec, parse_rate
 
 LOG = logging.getLogger("local_stack.schedules")
+
+#: The most runs one move of the clock fires per job (a day of an hourly digest).
+MAX_CATCH_UP = 24
+#: How often each job looks at the clock: a move is acted on within this many seconds.
+TICK_SECONDS = 0.25
 
 
 def rule_name(function: str, schedule: str) -> str:
@@ -44,6 +58,8 @@ class ScheduledFunction:
     schedule: ScheduleSpec
     handler: HandlerResolver
     interval_seconds: float
+    #: When the next run is due on the stack's clock (set when the runner starts).
+    next_due: datetime | None = field(default=None, compare=False)
 
 
 def interval_for(schedule: ScheduleSpec, override_seconds: float | None) -> float:
@@ -57,31 +73,75 @@ def interval_for(schedule: ScheduleSpec, override_seconds: float | None) -> floa
         return 300.0
 
 
-class ScheduleRunner(Poller):
-    """One daemon thread per scheduled function, each running it every ``interval_seconds``."""
+def aligned_after(now: datetime, interval_seconds: float) -> datetime:
+    """The first multiple of ``interval_seconds`` since the epoch after ``now``: ``rate(1 hour)`` runs on
+    the hour, ``rate(5 minutes)`` at :00, :05..., so a move to 08:00 runs the 08:00 digest at once."""
+    periods = math.floor(now.timestamp() / interval_seconds) + 1
+    return datetime.fromtimestamp(periods * interval_seconds, UTC)
 
-    def __init__(self, jobs: list[ScheduledFunction], *, region: str = "us-east-1") -> None:
+
+def due_runs(next_due: datetime, now: datetime, interval_seconds: float) -> list[datetime]:
+    """The times of the runs due by ``now`` from ``next_due`` on, every ``interval_seconds``: the latest
+    ``MAX_CATCH_UP`` of them."""
+    if now < next_due:
+        return []
+    period = timedelta(seconds=interval_seconds)
+    missed = int((now - next_due) / period) + 1
+    first = max(0, missed - MAX_CATCH_UP)
+    return [next_due + period * k for k in range(first, missed)]
+
+
+class ScheduleRunner(Poller):
+    """One daemon thread per scheduled function, running it every ``interval_seconds`` of ``clock``."""
+
+    def __init__(
+        self,
+        jobs: list[ScheduledFunction],
+        *,
+        region: str = "us-east-1",
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
         super().__init__(LOG)
         self.jobs = jobs
         self.region = region
+        self.clock = clock
 
     def loops(self) -> list[Loop]:
+        now = self.clock()
+        for job in self.jobs:
+            job.next_due = aligned_after(now, job.interval_seconds)
         return [
             Loop(
                 f"schedule-{job.function.logical_id}",
                 rule_name(job.function.logical_id, job.schedule.name),
-                partial(self.run_once, job),
-                job.interval_seconds,
+                partial(self.tick, job),
+                min(TICK_SECONDS, job.interval_seconds),
                 job.interval_seconds,
                 fixed_rate=True,
             )
             for job in self.jobs
         ]
 
-    def run_once(self, job: ScheduledFunction) -> Any:
-        """Invoke the job's handler once; errors are logged, never raised (EventBridge just retries)."""
+    def tick(self, job: ScheduledFunction) -> int:
+        """Run what is due of ``job`` by the clock now; how many runs that was."""
+        now = self.clock()
+        period = timedelta(seconds=job.interval_seconds)
+        if job.next_due is None or job.next_due - now > period:
+            job.next_due = aligned_after(now, job.interval_seconds)  # the clock was reset meanwhile
+        fired = 0
+        for when in due_runs(job.next_due, now, job.interval_seconds):
+            if self.wait(0) or when > self.clock():
+                break  # stopping, or the clock was reset while catching up: not a run from the future
+            self.run_once(job, when=when)
+            job.next_due = when + period
+            fired += 1
+        return fired
+
+    def run_once(self, job: ScheduledFunction, *, when: datetime | None = None) -> Any:
+        """Invoke the job's handler once, for the run due at ``when`` (default: the clock's now); errors
+        are logged, never raised (EventBridge just retries)."""
         rule = rule_name(job.function.logical_id, job.schedule.name)
-        event = scheduled_event(rule, region=self.region)
+        event = scheduled_event(rule, region=self.region, when=when or self.clock())
         context = LambdaContext.for_function(job.function, self.region)
         ran, result = self.run_handler(rule, job.handler, event, context)
         if ran:

@@ -23,21 +23,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from app.core.clock import LOCAL_CLOCK_FILE
 from dixit.cards import OFFICIAL_DECKS
 from local_stack import DEFAULT_STATE_FILE, LOCAL_NAMES, REGION, REPO_ROOT
 from local_stack.card_seeding import seed_card_art
+from local_stack.clock import CLOCK_PATH, StackClock, clock_app
 from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway
-from local_stack.invoke import apply_function_environment, configure_aws_environment, resource_variables
 from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
 from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key
-from local_stack.queues import QueuePoller
-from local_stack.resources import create_resources
+from local_stack.queues import QueuePoller, queue_pollers, report_label
+from local_stack.resources import create_resources, local_names
 from local_stack.responses import HttpResponse
 from local_stack.runtime import HandlerResolver, lazy_handler
 from local_stack.schedules import ScheduledFunction, ScheduleRunner, interval_for
 from local_stack.server import GatewayServer
+from local_stack.stack_env import PLATFORM_APPLICATIONS, configure_aws_environment, stack_environment
 from local_stack.static import StaticSite
 from local_stack.streams import StreamFeeder, StreamMapping
 from local_stack.tap import EndpointTap, TopicTap
@@ -49,21 +51,10 @@ from local_stack.template import (
     functions,
     load_template,
     parameter_values,
-    stack_refs,
 )
 from local_stack.uploads import UploadTrigger, s3_triggers
 
-# The notification outbox's queues (template.yaml), one per channel.
-OUTBOX_QUEUES = ("EmailQueue", "WebPushQueue", "DevicePushQueue")
-
 LOG = logging.getLogger("local_stack")
-
-#: Template parameters naming SNS platform applications, with the platform and the twin's application name.
-PLATFORM_APPLICATIONS = {
-    "ApnsPlatformApplicationArn": ("APNS", "dixit-apns-local"),
-    "ApnsSandboxPlatformApplicationArn": ("APNS_SANDBOX", "dixit-apns-sandbox-local"),
-    "FcmPlatformApplicationArn": ("GCM", "dixit-fcm-local"),
-}
 
 
 @dataclass
@@ -249,13 +240,13 @@ class LocalStack:
         self.mail_tap: MailTap | None = None
         self.streams: StreamFeeder | None = None
         self.parameters: dict[str, str] = {}
-        self.queue_poller: QueuePoller | None = None
-        self.outbox_pollers: list[QueuePoller] = []
+        self.queue_pollers: list[QueuePoller] = []
         self.environments: ExecutionEnvironments | None = None
         self.aws_endpoint_url = ""
         self.port = 0  # the gateway's (the options' port, or a free one when that is 0)
         self.resources: dict[str, str] = {}
         self.environment: dict[str, str] = {}
+        self.clock: StackClock | None = None
         self._seed_stop = threading.Event()
         self._seed_thread: threading.Thread | None = None
 
@@ -265,9 +256,6 @@ class LocalStack:
 
     def _say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
-
-    def _reporter(self, prefix: str) -> Callable[[str], None]:
-        return lambda line: self._say(f"{prefix} {line}")
 
     def start(self) -> LocalStack:
         from local_stack.twin import TwinServer, patch_dynamodb  # heavy: only when serving
@@ -304,7 +292,7 @@ class LocalStack:
             dynamodb_client=dynamodb,
             s3_client=s3,
             sns_client=sns,
-            names=options.names,
+            names=local_names(template, options.names),
             region=REGION,
             sqs_client=sqs,
             sesv2_client=sesv2,
@@ -326,19 +314,18 @@ class LocalStack:
         if self.parameters.get("EmailFrom"):
             # SES sends only from a verified identity; on the twin, creating one verifies it.
             sesv2.create_email_identity(EmailIdentity=self.parameters["EmailFrom"])
-        refs = stack_refs(template, self.resources, parameters=self.parameters, region=REGION)
-        # The twin's own ARNs win over a leftover environment, as the resources' names do.
-        force = resource_variables(specs, {**self.resources, **platforms})
-        self.environment = apply_function_environment(specs, refs, force=force)
-        if "WebhookQueue" in self.resources:
-            # Only the local stack may deliver to http://127.0.0.1 (a receiver on this machine).
-            os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK_HTTP", "true")
-            self.environment["WEBHOOK_ALLOW_LOOPBACK_HTTP"] = os.environ["WEBHOOK_ALLOW_LOOPBACK_HTTP"]
-            # ...but never to the twin or the gateway themselves (a webhook to /moto-api/reset wiped
-            # the twin): those hold every secret in the clear.
-            own_ports = f"{port},{self.port}"
-            os.environ["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
-            self.environment["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = own_ports
+        self.clock = StackClock(on_move=self._clock_moved)
+        # The one builder `invoke` uses too, fed from the state file this stack writes.
+        self.environment = stack_environment(
+            template,
+            specs,
+            resources=self.resources,
+            parameters=self.parameters,
+            region=REGION,
+            aws_endpoint_url=self.aws_endpoint_url,
+            api_url=f"http://{options.host}:{self.port}",
+            clock_file=str(self.clock.path),
+        ).apply()
 
         if "NudgeTopic" in self.resources:
             self.tap = TopicTap(
@@ -404,7 +391,7 @@ class LocalStack:
                     else {}
                 ),
             },
-            local_apps={PUSH_PATH: self.push_receiver.handle},
+            local_apps={PUSH_PATH: self.push_receiver.handle, CLOCK_PATH: clock_app(self.clock)},
         )
         self.http = GatewayServer(gateway, options.host, self.port).start()
         self.push_receiver.base_url = self.api_url
@@ -432,36 +419,20 @@ class LocalStack:
             for schedule in spec.schedules
             if schedule.enabled
         ]
-        self.schedules = ScheduleRunner(jobs, region=REGION).start()
-        if "WebhookQueue" in self.resources and "WebhookFunction" in handlers:
-            # GameStreamFunction (fed by the stream feeder) enqueues the deliveries; this plays the SQS
-            # event source mapping of WebhookFunction.
-            self.queue_poller = QueuePoller(
-                sqs,
-                self.resources["WebhookQueue"],
-                "WebhookFunction",
-                handlers["WebhookFunction"],
-                region=REGION,
-                report=lambda line: self._say(f"[webhook] {line}"),
-            ).start()
-        if "NotifyDeliveryFunction" in handlers:
-            # The notification outbox: one queue per channel, each polled for NotifyDeliveryFunction as its
-            # event source mappings would (the stream, the sweep and the nudge route only enqueue).
-            self.outbox_pollers = [
-                QueuePoller(
-                    sqs,
-                    self.resources[queue],
-                    "NotifyDeliveryFunction",
-                    handlers["NotifyDeliveryFunction"],
-                    region=REGION,
-                    report=self._reporter(f"[outbox {queue}]"),
-                ).start()
-                for queue in OUTBOX_QUEUES
-                if queue in self.resources
-            ]
+        self.schedules = ScheduleRunner(jobs, region=REGION, clock=self.clock.now).start()
+        # Every SQS event of the template (webhook deliveries, and any queue added since), as Lambda's
+        # event source mappings run them.
+        self.queue_pollers = queue_pollers(sqs, specs, self.resources, handlers, region=REGION, say=self._say)
+        for poller in self.queue_pollers:
+            poller.start()
         self._write_state()
         self._banner(jobs, mappings)
         return self
+
+    def _clock_moved(self) -> None:
+        if self.clock is not None:
+            moved = self.clock.as_json()
+            self._say(f"[clock] now {moved['now']} ({moved['offset_seconds']:g} s ahead of the wall clock)")
 
     def _seed(self, s3_client: Any, bucket: str) -> None:
         started = time.perf_counter()
@@ -493,6 +464,8 @@ class LocalStack:
             "environment": self.environment,
             # What `invoke` resolves the template with, so an invoked function mails as served ones do.
             "parameters": self.parameters,
+            # Where the stack's clock is kept, so an invoked function runs on it too.
+            "clock_file": str(self.clock.path) if self.clock else "",
         }
         self.options.state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
 
@@ -525,6 +498,11 @@ class LocalStack:
             for m in mappings
         ]
         lines += [
+            f"  queue          {poller.queue_url.rsplit('/', 1)[-1]} -> {poller.function} "
+            f"(batches of {poller.batch_size}, printed as [{report_label(poller.function)}] lines)"
+            for poller in self.queue_pollers
+        ]
+        lines += [
             f"  {name:<14} {value}"
             for name, value in self.parameters.items()
             if name in PLATFORM_APPLICATIONS
@@ -542,6 +520,10 @@ class LocalStack:
                 f"  web push       VAPID key in SSM {self.parameters['WebPushVapidParameter']}; "
                 f"the local push service decrypts to {self.api_url}{PUSH_PATH}"
             )
+        lines.append(
+            f'  clock          {self.api_url}{CLOCK_PATH}  (POST {{"advance": "PT2H"}} or '
+            "`python -m local_stack clock +2h` moves it; schedules follow)"
+        )
         if self.options.state_file is not None:
             lines.append(f"  state file     {self.options.state_file}  (for `python -m local_stack invoke`)")
         lines += [
@@ -560,12 +542,9 @@ class LocalStack:
         if self.streams is not None:
             self.streams.stop()
             self.streams = None
-        if self.queue_poller is not None:
-            self.queue_poller.stop()
-            self.queue_poller = None
-        for poller in self.outbox_pollers:
+        for poller in self.queue_pollers:
             poller.stop()
-        self.outbox_pollers = []
+        self.queue_pollers = []
         if self.http is not None:
             self.http.stop()
             self.http = None
@@ -590,6 +569,11 @@ class LocalStack:
         if self.moto is not None:
             self.moto.stop()
             self.moto = None
+        if self.clock is not None:
+            self.clock.close()
+            if os.environ.get(LOCAL_CLOCK_FILE) == str(self.clock.path):
+                del os.environ[LOCAL_CLOCK_FILE]
+            self.clock = None
         state_file = self.options.state_file
         if state_file is not None and state_file.exists():
             state: Any = None

@@ -195,6 +195,17 @@ class StreamSpec:
 
 
 @dataclass(frozen=True)
+class QueueEventSpec:
+    """One ``SQS`` event of a function: the event source mapping on one of the template's queues."""
+
+    name: str
+    queue: str  # the logical id of the queue whose ``Arn`` the event reads
+    batch_size: int = 10  # the mapping's default for a standard queue
+    report_batch_item_failures: bool = False
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
 class FunctionSpec:
     """A ``AWS::Serverless::Function`` with its ``Globals`` applied."""
 
@@ -207,6 +218,25 @@ class FunctionSpec:
     environment: dict[str, Any] = field(default_factory=dict)
     schedules: tuple[ScheduleSpec, ...] = ()
     streams: tuple[StreamSpec, ...] = ()
+    queues: tuple[QueueEventSpec, ...] = ()
+
+
+def _queue_spec(name: str, props: Mapping[str, Any], params: Mapping[str, str]) -> QueueEventSpec | None:
+    """The mapping of an ``SQS`` event whose ``Queue`` is ``!GetAtt <Queue>.Arn`` (a queue of the stack)."""
+    queue = props.get("Queue")
+    if not (isinstance(queue, dict) and set(queue) == {"Fn::GetAtt"}):
+        return None
+    logical_id, attribute = (str(part) for part in queue["Fn::GetAtt"])
+    if attribute != "Arn":
+        return None
+    enabled = resolve_refs(props.get("Enabled", True), params)
+    return QueueEventSpec(
+        name=name,
+        queue=logical_id,
+        batch_size=int(resolve_refs(props.get("BatchSize", 10), params)),
+        report_batch_item_failures="ReportBatchItemFailures" in (props.get("FunctionResponseTypes") or []),
+        enabled=str(enabled).lower() != "false",
+    )
 
 
 def _stream_spec(name: str, props: Mapping[str, Any], params: Mapping[str, str]) -> StreamSpec | None:
@@ -265,7 +295,13 @@ def functions(
         }
         schedules = []
         streams = []
+        queues = []
         for event_name, event in (props.get("Events") or {}).items():
+            if event.get("Type") == "SQS":
+                queue = _queue_spec(event_name, event.get("Properties") or {}, params)
+                if queue is not None:
+                    queues.append(queue)
+                continue
             if event.get("Type") == "DynamoDB":
                 stream = _stream_spec(event_name, event.get("Properties") or {}, params)
                 if stream is not None:
@@ -289,6 +325,7 @@ def functions(
             environment=environment,
             schedules=tuple(schedules),
             streams=tuple(streams),
+            queues=tuple(queues),
         )
     return specs
 
@@ -339,7 +376,8 @@ def stack_refs(
     account_id: str = "123456789012",
     stack_name: str = "dixit-local",
 ) -> dict[str, Any]:
-    """What ``Ref`` gives in the local twin: parameters, pseudo parameters and the created resources."""
+    """What ``Ref`` gives in the local twin (parameters, pseudo parameters and the created resources), and
+    what ``!GetAtt`` gives for those resources (``resource_attributes``)."""
     return {
         "AWS::Region": region,
         "AWS::AccountId": account_id,
@@ -348,7 +386,33 @@ def stack_refs(
         "AWS::StackName": stack_name,
         **parameter_values(template, parameters),
         **resources,
+        **resource_attributes(template, resources, region=region, account_id=account_id),
     }
+
+
+def resource_attributes(
+    template: Mapping[str, Any], resources: Mapping[str, str], *, region: str, account_id: str
+) -> dict[str, str]:
+    """``"Logical.Attr"`` for the created resources: a queue's ``Arn``, ``QueueName`` and ``QueueUrl``, a
+    topic's ``TopicName`` and ``TopicArn``, a table's and a bucket's ``Arn``, so a function's environment
+    may name them by ``!GetAtt`` as well as by ``!Ref``."""
+    declared = template.get("Resources") or {}
+    found: dict[str, str] = {}
+    for logical_id, value in resources.items():
+        kind = (declared.get(logical_id) or {}).get("Type")
+        if kind == "AWS::SQS::Queue":
+            name = value.rsplit("/", 1)[-1]
+            found[f"{logical_id}.Arn"] = f"arn:aws:sqs:{region}:{account_id}:{name}"
+            found[f"{logical_id}.QueueName"] = name
+            found[f"{logical_id}.QueueUrl"] = value
+        elif kind == "AWS::SNS::Topic":
+            found[f"{logical_id}.TopicArn"] = value
+            found[f"{logical_id}.TopicName"] = value.rsplit(":", 1)[-1]
+        elif kind == "AWS::DynamoDB::Table":
+            found[f"{logical_id}.Arn"] = f"arn:aws:dynamodb:{region}:{account_id}:table/{value}"
+        elif kind == "AWS::S3::Bucket":
+            found[f"{logical_id}.Arn"] = f"arn:aws:s3:::{value}"
+    return found
 
 
 def resolved_environment(spec: FunctionSpec, refs: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
