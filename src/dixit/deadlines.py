@@ -16,7 +16,7 @@ from dixit.state import GameState
 class DueKind(StrEnum):
     REMINDER = "reminder"  # half the time is gone
     LAST_CALL = "last_call"  # a tenth of the time is left
-    TIMEOUT = "timeout"  # the deadline under `skip` or `autoplay`: apply a Timeout move
+    TIMEOUT = "timeout"  # the deadline under `skip` or `autoplay` (or a deleted seat's): apply a Timeout
     OVERDUE = "overdue"  # the deadline under `wait`: remind once more, nothing is skipped
 
 
@@ -37,12 +37,20 @@ def schedule(state: GameState) -> tuple[Due, ...]:
     # The first deadline of the phase and whose it is: an extension or a vacation puts some later.
     owed = tuple(pid for pid in state.awaited() if state.deadline_of(pid) == deadline)
     length = state.settings.move_timeout_seconds
-    at_deadline = DueKind.OVERDUE if state.settings.timeout_policy is TimeoutPolicy.WAIT else DueKind.TIMEOUT
-    return (
+    waits = state.settings.timeout_policy is TimeoutPolicy.WAIT
+    points = [
         Due(deadline - length + length // 2, DueKind.REMINDER, deadline, owed),
         Due(deadline - length // 10, DueKind.LAST_CALL, deadline, owed),
-        Due(deadline, at_deadline, deadline, owed),
-    )
+        Due(deadline, DueKind.OVERDUE if waits else DueKind.TIMEOUT, deadline, owed),
+    ]
+    gone = [pid for pid in state.awaited() if pid in state.departed]
+    if waits and gone:
+        # Under `wait` too, a deleted account's seat is moved on at its deadline (dixit.departures);
+        # at the same instant as the reminder, the timeout comes last, which is what the sweep acts on.
+        at = min(state.deadline_of(pid) for pid in gone)
+        points.append(Due(at, DueKind.TIMEOUT, at, tuple(p for p in gone if state.deadline_of(p) == at)))
+        points.sort(key=lambda due: due.at)
+    return tuple(points)
 
 
 def next_due(state: GameState, after: int | None = None) -> Due | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from dixit.cards import check_card_ids, deck_of
+from dixit.departures import departed_and_due
 from dixit.ending import AUTOPLAY_IDLE_ROTATIONS
 from dixit.errors import InvalidMoveError
 from dixit.guards import IN_PLAY
@@ -80,8 +81,9 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
     _check_shape(move)
     if isinstance(move, Timeout):
         require_due(state, now)
-        if state.settings.timeout_policy is TimeoutPolicy.WAIT:
-            # Under `wait` a deadline only ever reminds: nothing in play changes, not even the version.
+        if state.settings.timeout_policy is TimeoutPolicy.WAIT and not departed_and_due(state, now):
+            # Under `wait` a deadline only reminds: nothing in play changes, not even the version (but a
+            # deleted account's seat, which is moved on: dixit.departures).
             return Applied(state.copy())
     new = state.copy()
     finished: RoundResult | None = None

@@ -54,6 +54,9 @@ def take_seat(state: GameState, move: TakeSeat) -> GameState:
     if data.get("host_id") == move.seat_id:
         data["host_id"] = move.player_id
     data["offered"] = [[s, at] for s, at in data.get("offered", ()) if s != seat]
+    # The seat is a newcomer's now: no longer a deleted account's, and the latest seated.
+    data["departed"] = [s for s in data.get("departed", ()) if s != seat]
+    data["newcomers"] = [*(s for s in data.get("newcomers", ()) if s != seat), seat]
     return GameState.from_dict(data)
 
 
@@ -85,6 +88,8 @@ def drop_leavers(state: GameState, storyteller_id: str) -> str:
         for pid in gone:
             state.hands.pop(pid, None)
             state.offered.pop(pid, None)
+        state.departed = [pid for pid in state.departed if pid not in gone]
+        state.newcomers = [pid for pid in state.newcomers if pid not in gone]
         state.leaving = []
         if state.last_round is not None:
             # The game item names players by seat, so the last reveal keeps only seated ones (the round's

@@ -3,6 +3,7 @@ and what a deleted account leaves of its seat."""
 
 from __future__ import annotations
 
+from dixit.departures import depart
 from dixit.errors import IllegalMoveError
 from dixit.guards import require_member, require_newcomer, require_phase
 from dixit.moves import Join, Leave, Start
@@ -39,16 +40,17 @@ def new_game(
 def forget_player(state: GameState, player_id: str, name: str = DELETED_PLAYER_NAME) -> GameState:
     """The game with `player_id`'s seat renamed `name`: what a deleted account leaves behind.
 
-    Nothing else changes: the seat keeps its id, score, hand and place in the round, so finished rounds
-    (which name players by id) and other players' results stay whole. There is no leaving a started
-    game; a seat nobody can play any more is handled by the game's timeout policy, like any silent
-    player's. A lobby is left with the Leave move instead. The version moves on, as after any write
-    others must see (their cached views are stale). Raises IllegalMoveError (`not_a_player`) for a
-    non-member.
+    The seat keeps its id, score, hand and place in the round, so finished rounds (which name players by
+    id) and other players' results stay whole. There is no leaving a started game: the seat departs
+    instead (dixit.departures), so it is moved on at every deadline whatever the timeout policy, the host
+    may offer or remove it at once, and a departing host's role passes to the longest-seated player. A
+    lobby is left with the Leave move instead. The version moves on, as after any write others must see
+    (their cached views are stale). Raises IllegalMoveError (`not_a_player`) for a non-member.
     """
     require_member(state, player_id)
     new = state.copy()
     require_member(new, player_id).name = check_name(name)
+    depart(new, player_id)
     new.version += 1
     return new
 

@@ -67,6 +67,10 @@ class GameState:
     quiet: dict[str, SeatQuiet] = field(default_factory=dict)
     # Seats the host removed: they leave the table when the current round ends (autoplayed meanwhile).
     leaving: list[str] = field(default_factory=list)
+    # Seats whose account was deleted in play (dixit.departures): moved on at each deadline whatever the
+    # policy, and never the host. Newcomers: who took an offered seat, in order (the latest seated).
+    departed: list[str] = field(default_factory=list)
+    newcomers: list[str] = field(default_factory=list)
 
     def next_rng(self) -> random.Random:
         """A fresh RNG for the next shuffle; deriving it from (seed, draws) keeps the state small."""
@@ -198,4 +202,6 @@ class GameState:
             offered=dict(self.offered),
             quiet=dict(self.quiet),  # SeatQuiet is immutable
             leaving=list(self.leaving),
+            departed=list(self.departed),
+            newcomers=list(self.newcomers),
         )

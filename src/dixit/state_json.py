@@ -55,6 +55,10 @@ def encode(state: GameState) -> dict[str, Any]:
         out["quiet"] = quiet
     if state.leaving:
         out["leaving"] = [seat[pid] for pid in state.leaving]
+    if state.departed:
+        out["departed"] = [seat[pid] for pid in state.departed]
+    if state.newcomers:
+        out["newcomers"] = [seat[pid] for pid in state.newcomers]
     return out
 
 
@@ -139,6 +143,8 @@ def decode(data: dict[str, Any]) -> GameState:
         offered={ids[s]: int(at) for s, at in data.get("offered", ())},
         quiet={pid: SeatQuiet.from_list(q) for pid, q in data.get("quiet", {}).items() if pid in ids},
         leaving=[ids[s] for s in data.get("leaving", ())],
+        departed=[ids[s] for s in data.get("departed", ())],
+        newcomers=[ids[s] for s in data.get("newcomers", ())],
     )
 
 

@@ -1,5 +1,9 @@
-"""Player-typed text (names, clues and card descriptions): trimmed, bounded in characters and in UTF-8
-bytes, and free of characters that can hide or rearrange what other players read."""
+"""Player-typed text (names, clues, titles and card descriptions): one rule for everything other players
+read. Trimmed of plain spaces, NFC-normalised, then bounded in characters and in UTF-8 bytes, and free of
+characters that can hide or rearrange what other players read (see `refused_class`).
+
+The request schemas state the same rule as a pattern (dixit.text_pattern), so a request the schema
+accepts is never refused for its characters."""
 
 from __future__ import annotations
 
@@ -16,13 +20,28 @@ from dixit.limits import (
     MAX_NAME_LENGTH,
 )
 
-# Embeddings, overrides and isolates reorder the text around them (a name could make a clue read
-# backwards); the plain marks LRM/RLM/ALM only nudge neighbouring punctuation and stay allowed.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode's Bidi_Control characters: embeddings, overrides and isolates reorder the text around them (a
+# name could make a clue read backwards), and the marks ALM, LRM and RLM are invisible.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# The Tags block: invisible letters that can spell a hidden sentence after any text.
+TAGS = range(0xE0000, 0xE0080)
+# Every class of character the rule refuses, by the stable code of its problem, and how a detail names
+# it. Spaces other than U+0020 are refused with the separators: they look like a space but are not one,
+# so they would let two names read the same and pass for padding; a plain space is all text needs.
+REFUSED_CLASSES = {
+    "control_character": "a control character",
+    "bidi_control": "a bidi control",
+    "tag_character": "a tag character",
+    "format_character": "an invisible format character",
+    "separator_character": "a separator other than the plain space",
+    "private_use_character": "a private-use character",
+    "lone_surrogate": "a lone surrogate",
+    "unassigned_character": "a code point Unicode has not assigned",
+}
 # Characters that show nothing on their own, beyond the format characters (category Cf: ZWSP, ZWJ,
 # word joiner, tag characters...) and spaces: the Hangul and braille fillers, the combining grapheme
 # joiner, Khmer inherent vowels, and the variation selectors (Default_Ignorable_Code_Point and kin).
-_INVISIBLE = frozenset(
+INVISIBLE = frozenset(
     "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u180f\u2800\u3164\uffa0"
     + "".join(chr(c) for c in range(0xFE00, 0xFE10))
     + "".join(chr(c) for c in range(0xE0100, 0xE01F0))
@@ -35,22 +54,43 @@ _LOOK_ALIKES = str.maketrans(
 )
 
 
+def refused_class(char: str) -> str | None:
+    """The code of the class of `char` when the text rule refuses it (a key of REFUSED_CLASSES), else None."""
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return "control_character"
+    if char in BIDI_CONTROLS:
+        return "bidi_control"
+    if ord(char) in TAGS:
+        return "tag_character"
+    if category == "Cf":
+        return "format_character"
+    if category in ("Zl", "Zp") or (category == "Zs" and char != " "):
+        return "separator_character"
+    if category == "Co":
+        return "private_use_character"
+    if category == "Cs":
+        return "lone_surrogate"
+    if category == "Cn":
+        return "unassigned_character"
+    return None
+
+
 def _refuse_hostile_characters(text: str, what: str) -> None:
     for position, char in enumerate(text):
-        category = unicodedata.category(char)
-        where = f"U+{ord(char):04X} at position {position}"
-        if category == "Cc":
-            raise InvalidMoveError("control_character", f"{what} cannot contain control characters ({where})")
-        if char in BIDI_CONTROLS:
-            raise InvalidMoveError(
-                "bidi_control", f"{what} cannot contain bidirectional overrides or isolates ({where})"
-            )
-        if category == "Cs":
-            raise InvalidMoveError("lone_surrogate", f"{what} cannot contain a lone surrogate ({where})")
-        if category == "Cn":
-            raise InvalidMoveError(
-                "unassigned_character", f"{what} cannot contain unassigned code points ({where})"
-            )
+        if code := refused_class(char):
+            where = f"U+{ord(char):04X} at position {position}"
+            raise InvalidMoveError(code, f"{what} cannot contain {REFUSED_CLASSES[code]} ({where})")
+
+
+def _clean(text: object) -> str:
+    """`text` trimmed of plain spaces and NFC-normalised, as every check measures and stores it. Other
+    white space is not trimmed but refused, as the schema's pattern says."""
+    if not isinstance(text, str):
+        return ""
+    # NFC composes what a keyboard may send decomposed ("e" + U+0301 -> "é"), so one name is stored and
+    # counted one way however it was typed.
+    return unicodedata.normalize("NFC", text.strip(" "))
 
 
 def _utf8_size(text: str) -> int:
@@ -59,7 +99,8 @@ def _utf8_size(text: str) -> int:
 
 
 def is_invisible(char: str) -> bool:
-    return char.isspace() or char in _INVISIBLE or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp")
+    """Whether `char` shows nothing (the rule lets some through, such as a plain space, but never alone)."""
+    return char.isspace() or char in INVISIBLE or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp")
 
 
 def visible(text: str) -> str:
@@ -74,7 +115,7 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: object) -> str:
-    cleaned = _label(name)
+    cleaned = _clean(name)
     if problem := _label_problem(cleaned, "a player name"):
         raise InvalidMoveError("blank_name" if problem.blank else "name_too_long", problem.reason)
     return cleaned
@@ -99,24 +140,18 @@ def name_at_table(name: str, taken: list[str]) -> str:
 
 def check_device(device: object) -> str:
     """A device label, held to a player name's rules, with codes of its own."""
-    cleaned = _label(device)
+    cleaned = _clean(device)
     if problem := _label_problem(cleaned, "a device label"):
         raise InvalidMoveError("blank_device" if problem.blank else "device_too_long", problem.reason)
     return cleaned
 
 
 def check_title(title: object) -> str | None:
-    """A game's title, held to a player name's rules; blank means untitled."""
-    cleaned = _label(title)
-    if not cleaned:
-        return None
+    """A game's title, held to a player name's rules; blank or showing nothing means untitled."""
+    cleaned = _clean(title)
     if reason := _label_too_long(cleaned, "a game title"):
         raise InvalidMoveError("title_too_long", reason)
-    return cleaned
-
-
-def _label(text: object) -> str:
-    return text.strip() if isinstance(text, str) else ""
+    return cleaned if visible(cleaned) else None
 
 
 class _LabelProblem(NamedTuple):
@@ -147,7 +182,7 @@ def _label_too_long(cleaned: str, what: str) -> str:
 
 
 def check_clue(clue: object) -> str:
-    cleaned = clue.strip() if isinstance(clue, str) else ""
+    cleaned = _clean(clue)
     if not cleaned:
         raise InvalidMoveError("blank_clue", "the clue cannot be blank")
     if len(cleaned) > MAX_CLUE_LENGTH:
@@ -162,7 +197,7 @@ def check_clue(clue: object) -> str:
 
 def check_description(description: object) -> str:
     """A card's description (its alt text): held to a clue's rules, with room for a sentence or two."""
-    cleaned = description.strip() if isinstance(description, str) else ""
+    cleaned = _clean(description)
     if not cleaned:
         raise InvalidMoveError("blank_description", "a card description cannot be blank")
     if len(cleaned) > MAX_DESCRIPTION_LENGTH:
@@ -174,4 +209,6 @@ def check_description(description: object) -> str:
         raise InvalidMoveError(
             "description_too_long", f"a card description has at most {MAX_DESCRIPTION_BYTES} bytes in UTF-8"
         )
+    if not visible(cleaned):
+        raise InvalidMoveError("blank_description", "a card description needs at least one visible character")
     return cleaned

@@ -1,8 +1,10 @@
 """What a missed deadline does: under `skip` the silent players' moves are skipped, under `autoplay` a
-random legal card or vote is played for them (`wait` never gets here: its deadlines only remind)."""
+random legal card or vote is played for them. Under `wait` a deadline only reminds, but for the seats of
+deleted accounts (dixit.departures): theirs are played for them, so no seat freezes a game."""
 
 from __future__ import annotations
 
+from dixit.departures import departed_and_due
 from dixit.ending import abandon_if_deserted
 from dixit.errors import IllegalMoveError
 from dixit.guards import IN_PLAY, current_round, require_phase
@@ -25,12 +27,17 @@ def timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult | 
     their time, and the phase goes on once nobody owes a move.
 
     Returns who timed out, and the round's reveal if that finished it."""
-    silent = tuple(pid for pid in state.awaited() if state.deadline_of(pid) <= now)
-    autoplay = state.settings.timeout_policy is TimeoutPolicy.AUTOPLAY
+    policy = state.settings.timeout_policy
+    if policy is TimeoutPolicy.WAIT:
+        silent = departed_and_due(state, now)
+    else:
+        silent = tuple(pid for pid in state.awaited() if state.deadline_of(pid) <= now)
+    autoplay = policy is TimeoutPolicy.AUTOPLAY
     for pid in silent:
         player = state.player(pid)
         assert player is not None
-        player.missed = min(player.missed + 1, STOPPED_AFTER if autoplay else AWAY_AFTER)
+        # Never lowered: a departed seat stays at STOPPED_AFTER under `skip` too.
+        player.missed = max(player.missed, min(player.missed + 1, STOPPED_AFTER if autoplay else AWAY_AFTER))
     rnd = current_round(state)
     finished: RoundResult | None = None
     if state.phase is Phase.STORYTELLING:
@@ -38,7 +45,7 @@ def timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult | 
     else:
         play_for = _autoplay_card if state.phase is Phase.SUBMITTING else _autoplay_vote
         for pid in silent:
-            if autoplay:
+            if autoplay or policy is TimeoutPolicy.WAIT:
                 play_for(state, rnd, pid)
             else:
                 rnd.sitting_out.append(pid)

@@ -110,3 +110,29 @@ def foreign_card(client: Client, game_id: str) -> str:
     """A table card the client may vote for (not one of their own)."""
     own = view(client, game_id)["you"]["submitted"]
     return next(c for c in table(client, game_id) if c not in own)
+
+
+def play_to_the_end(clients: Sequence[Client], game_id: str) -> None:
+    """Every owed move played (the first card, the first other card) until the game is over: a game of
+    target score 1 ends with its first scored round."""
+    players = by_id(clients)
+    for _ in range(20):
+        body = view(clients[0], game_id)
+        if body["phase"] == "finished":
+            return
+        pid = body["round"]["waiting_for"][0]
+        mine = view(players[pid], game_id)
+        owed = mine["you"]["owes"]
+        if owed["move"] == "clue":
+            players[pid].post(
+                f"/games/{game_id}/clue", {"card_id": mine["you"]["hand"][0]["card_id"], "clue": "x"}
+            )
+        elif owed["move"] == "submit":
+            cards = [c["card_id"] for c in mine["you"]["hand"][: owed["count"]]]
+            players[pid].post(f"/games/{game_id}/submissions", {"card_ids": cards})
+        else:
+            choice = next(
+                c["card_id"] for c in mine["round"]["table"] if c["card_id"] not in mine["you"]["submitted"]
+            )
+            players[pid].post(f"/games/{game_id}/votes", {"card_ids": [choice]})
+    assert view(clients[0], game_id)["phase"] == "finished"

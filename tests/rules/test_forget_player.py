@@ -6,7 +6,7 @@ import pytest
 
 from dixit.engine import DELETED_PLAYER_NAME, forget_player
 from dixit.errors import IllegalMoveError
-from dixit.state import GameState, Phase
+from dixit.state import STOPPED_AFTER, GameState, Phase
 from dixit.views import view_for
 
 from .helpers import bot_game, play_round, play_to, seated_game
@@ -16,7 +16,7 @@ def _finished() -> GameState:
     return bot_game(seated_game(4, seed=3), bot_seed=3)[-1]
 
 
-def test_the_seat_is_renamed_and_nothing_else_changes() -> None:
+def test_the_seat_is_renamed_and_departs_and_nothing_else_changes() -> None:
     state = play_to(Phase.VOTING)
     gone = state.players[1].player_id
     forgotten = forget_player(state, gone)
@@ -24,9 +24,14 @@ def test_the_seat_is_renamed_and_nothing_else_changes() -> None:
     assert seat is not None
     assert seat.name == DELETED_PLAYER_NAME
     assert forgotten.version == state.version + 1
-    # Everything but the name and the version is as it was.
+    # It departs (dixit.departures): never answering again, moved on at every deadline.
+    assert forgotten.departed == [gone]
+    assert not seat.answering
+    # Everything but the name, the seat's departure and the version is as it was.
     before, after = state.to_dict(), forgotten.to_dict()
     before["players"][1][1] = DELETED_PLAYER_NAME
+    before["players"][1][3] = STOPPED_AFTER
+    before["departed"] = [1]
     before["version"] = after["version"]
     assert before == after
 

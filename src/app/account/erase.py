@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from app.core.errors import NotFound
 from app.core.records import GameRecord
+from app.games import due_index
 from app.games import play as games
 from app.games.play import Step
 from app.games.ports import Playing
@@ -39,6 +40,9 @@ def leave_game(services: Playing, signed: SignedIn, game_id: str) -> None:
         # Nothing to do: not seated, renamed already, or a lobby (left above, never renamed).
         if seat is None or seat.name == DELETED_PLAYER_NAME or current.state.phase is Phase.LOBBY:
             return None
-        return Step(Applied(forget_player(current.state, player_id)), current.due_at)
+        forgotten = forget_player(current.state, player_id)
+        # The seat is moved on at its deadline whatever the policy: under `wait` the game may have had no
+        # due entry, and a deadline already past is due now.
+        return Step(Applied(forgotten), due_index.after_move(current, forgotten, services.now_epoch()))
 
     games.apply_move(services, game_id, judge)

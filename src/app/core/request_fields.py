@@ -8,13 +8,25 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from dixit.limits import MAX_NAME_BYTES, MAX_NAME_LENGTH
+from dixit.text_pattern import ANY_TEXT_PATTERN, TEXT_PATTERN
 
-# Player-typed text: at least one visible character, and none of the control, bidi-override or isolate
-# characters the rules refuse (unassigned code points and the UTF-8 byte limit are the rules' alone).
-_HOSTILE = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
-TEXT_PATTERN = rf"^[^{_HOSTILE}]*[^\s{_HOSTILE}][^{_HOSTILE}]*$"
 CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
 CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
+
+
+def text_schema(*, blank_allowed: bool = False) -> dict[str, Any]:
+    """The text rule (dixit.text) as the schema states it. The pattern is the schema's only: the rules
+    check the characters themselves, so a refusal names the class refused (bidi_control, tag_character...)
+    where pydantic could only say the pattern did not match."""
+    return {"pattern": ANY_TEXT_PATTERN if blank_allowed else TEXT_PATTERN}
+
+
+# What the schema cannot say about player-typed text, in every such field's description.
+TEXT_RULE = (
+    "Characters: no control, format (zero-width, bidi, tags), private-use or unassigned characters and no "
+    "separators but the plain space (each refused with a code naming its class, as the pattern says); "
+    "plain spaces around are trimmed and the text NFC-normalised before it is measured"
+)
 
 
 def name_field(meaning: str, example: str, **kwargs: Any) -> Any:
@@ -24,12 +36,11 @@ def name_field(meaning: str, example: str, **kwargs: Any) -> Any:
         **kwargs,
         min_length=1,
         max_length=MAX_NAME_LENGTH,
-        pattern=TEXT_PATTERN,
+        json_schema_extra=text_schema(),
         examples=[example],
         description=(
-            f"{meaning}; at most {MAX_NAME_BYTES} bytes in UTF-8. Refused with 422 although the pattern "
-            "allows them: code points Unicode has not assigned (unassigned_character) and names of "
-            "invisible characters only (zero-width, fillers, tags: blank_*)"
+            f"{meaning}; at most {MAX_NAME_BYTES} bytes in UTF-8 and {MAX_NAME_LENGTH} characters once "
+            f"normalised (name_too_long, device_too_long). {TEXT_RULE}"
         ),
     )
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, Strict
 
 from app.core.examples import CARD_ALT, CARD_ID, IMAGE_URL
-from app.core.request_fields import TEXT_PATTERN, name_field, whole_number
+from app.core.request_fields import name_field, text_schema, whole_number
 from app.core.schema_base import Request, Schema, doc
 from dixit.limits import MAX_CUSTOM_DECK_CARDS, MAX_DESCRIPTION_LENGTH, MIN_CUSTOM_DECK_CARDS
 
@@ -21,7 +21,9 @@ CardCount = Annotated[
 ]
 
 # One card's description as its owner gives it; the rules check the same (dixit.text.check_description).
-Description = Annotated[str, Field(min_length=1, max_length=MAX_DESCRIPTION_LENGTH, pattern=TEXT_PATTERN)]
+Description = Annotated[
+    str, Field(min_length=1, max_length=MAX_DESCRIPTION_LENGTH, json_schema_extra=text_schema())
+]
 
 
 class Card(Schema):

@@ -45,6 +45,11 @@ def after_move(record: GameRecord, new: GameState, now: int) -> int | None:
         return None
     if record.due_at is not None:
         return record.due_at
+    due = due_now(new, now)
+    if due is not None and due.kind is DueKind.TIMEOUT:
+        # A deadline already past that now times out (a seat whose account was just deleted, under
+        # `wait`): the sweep acts at once.
+        return now
     upcoming = next_due(new, after=now)
     return None if upcoming is None else upcoming.at
 

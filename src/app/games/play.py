@@ -44,7 +44,7 @@ from app.games.writing import (
 )
 from dixit import engine
 from dixit.engine import Applied
-from dixit.moves import Join, Move
+from dixit.moves import Join, Move, TakeSeat
 from dixit.quiet_hours import SeatQuiet
 from dixit.settings import Settings
 
@@ -184,7 +184,7 @@ def play(
             barred = tuple(sorted({*record.invite_barred, player.player_id}))
         return Step(applied, due_index.after_move(record, applied.state, now), invite_barred=barred)
 
-    if isinstance(move, Join):
+    if isinstance(move, Join | TakeSeat):
         quotas.check_can_sit(services, player)
     played = apply_move(services, game_id, judge, key=key, viewer_id=player.player_id)
     if player.expires_at is not None:

@@ -2,6 +2,9 @@
 
 The numbers are in docs/api.md (Quotas and rates). Counts come from the player's own inbox entries,
 which the move that seats a player writes in the same transaction: one query, bounded by the quota.
+
+Every way to open a lobby (a create, a rematch that opens one) calls `check_can_host`; every way to
+take a seat at a table (a join, a rematch's join, taking an offered seat) calls `check_can_sit`.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ class QuotaExceeded(Conflict):
 
 
 def check_can_sit(services: Inbox, player: PlayerRecord) -> None:
-    """Before a create or a join: the player is at fewer than MAX_UNFINISHED_GAMES tables."""
+    """Before a join or taking an offered seat: the player is at fewer than MAX_UNFINISHED_GAMES tables."""
     if len(services.inbox.active_memberships(player.player_id)) >= MAX_UNFINISHED_GAMES:
         raise QuotaExceeded(
             f"you are in {MAX_UNFINISHED_GAMES} unfinished games already; finish or leave one first"
@@ -41,7 +44,7 @@ def check_can_sit(services: Inbox, player: PlayerRecord) -> None:
 
 
 def check_can_host(services: Seating, player: PlayerRecord, visibility: Visibility) -> None:
-    """Before a create: the player hosts fewer lobbies than the quotas allow."""
+    """Before opening a lobby (a create, a rematch): the player hosts fewer lobbies than the quotas allow."""
     memberships = services.inbox.active_memberships(player.player_id)
     if len(memberships) >= MAX_UNFINISHED_GAMES:
         raise QuotaExceeded(

@@ -15,7 +15,7 @@ from app.core.clock import Clock
 from app.core.errors import Conflict, Forbidden, StoreUnavailable, VersionConflict
 from app.core.records import GameRecord, PlayerRecord
 from app.core.telemetry import count, logger
-from app.games import due_index
+from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
 from app.games import play as games
 from app.games.ports import Games, Playing
@@ -37,7 +37,12 @@ def rematch(services: Playing, player: PlayerRecord, game_id: str) -> games.Play
     if finished.state.phase is not Phase.FINISHED:
         raise Conflict("game_not_finished", "a rematch opens once the game is over")
     lobby_id = rematch_id(game_id)
-    lobby = services.games.load_game(lobby_id) or _open(services, player, finished, lobby_id)
+    lobby = services.games.load_game(lobby_id)
+    if lobby is None:
+        # Opening the lobby makes the caller its host: held to a create's quotas, as every way to open
+        # a lobby is (joining it later is held to a join's, by games.play).
+        quotas.check_can_host(services, player, finished.visibility)
+        lobby = _open(services, player, finished, lobby_id)
     if lobby.state.player(player.player_id) is not None:
         return games.Played(lobby)
     # The caller played the finished game: that is their invitation, whatever the lobby's visibility.

@@ -13,7 +13,7 @@ from pydantic import BeforeValidator, Field, Strict
 
 from app.core.examples import CARD_ALT, CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
 from app.core.records import Visibility
-from app.core.request_fields import TEXT_PATTERN, CardId, whole_number
+from app.core.request_fields import TEXT_RULE, CardId, text_schema, whole_number
 from app.core.schema_base import Request, Schema, doc
 from app.decks.custom import CUSTOM_DECK_ID_PATTERN
 from app.decks.schemas import Card
@@ -93,13 +93,15 @@ class _GameSettings(Request):
         examples=[7],
         description="Days of vacation each player may declare over the game (default: 7)",
     )
-    title: str | None = Field(
+    title: (
+        Annotated[str, Field(max_length=MAX_NAME_LENGTH, json_schema_extra=text_schema(blank_allowed=True))]
+        | None
+    ) = Field(
         default=None,
-        max_length=MAX_NAME_LENGTH,
-        pattern=TEXT_PATTERN,
         examples=["Friday family game"],
         description="What the players see this game called in their games list (default: none, the players' "
-        "names stand for it)",
+        "names stand for it; a title that shows nothing is none). Held to a player name's limits "
+        f"(title_too_long). {TEXT_RULE}",
     )
 
 
@@ -140,12 +142,11 @@ class GiveClue(Request):
     clue: str = Field(
         min_length=1,
         max_length=MAX_CLUE_LENGTH,
-        pattern=TEXT_PATTERN,
+        json_schema_extra=text_schema(),
         examples=["the last door"],
         description=(
-            f"At most {MAX_CLUE_BYTES} bytes in UTF-8. Refused with 422 although the pattern allows them: "
-            "code points Unicode has not assigned (unassigned_character) and a clue of invisible "
-            "characters only (blank_clue)"
+            f"At most {MAX_CLUE_BYTES} bytes in UTF-8 and {MAX_CLUE_LENGTH} characters once normalised "
+            f"(clue_too_long). {TEXT_RULE}"
         ),
     )
 

@@ -7,9 +7,12 @@ The API shape (`GET`/`PUT /players/me/notifications`) is `to_body`'s.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
+from importlib.resources import files
 
 from app.core.errors import InvalidInput
 from app.notify.messages import Kind
@@ -29,6 +32,25 @@ CHOOSABLE_KINDS: tuple[Kind, ...] = (Kind.YOUR_TURN, Kind.REMINDER, Kind.GAME_OV
 # (so the API's kinds, and every stored choice, stay as they are).
 _FOLLOWS = {Kind.TIMEOUT: Kind.YOUR_TURN, Kind.REMATCH: Kind.GAME_OVER}
 DEFAULT_TIME_ZONE = "UTC"
+# The tz database's geographic areas: a time zone a player chooses is one of their Area/Location names, or
+# UTC. Left out: the pseudo-zones (`localtime`, `Factory`, `posixrules`), `Etc/…` (fixed offsets whose sign
+# reads backwards: Etc/GMT+5 is five hours behind), and the legacy names (`US/Eastern`, `GB`, `EST5EDT`…),
+# each of which a player finds under its area.
+TIME_ZONE_AREAS = (
+    "Africa", "America", "Antarctica", "Arctic", "Asia",
+    "Atlantic", "Australia", "Europe", "Indian", "Pacific",
+)  # fmt: skip
+# Quiet hours' times: two ASCII digits, a colon, two ASCII digits (a time of day; other digits refused).
+HH_MM_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+_HH_MM = re.compile(HH_MM_PATTERN)
+
+
+@lru_cache(maxsize=1)
+def time_zone_names() -> tuple[str, ...]:
+    """Every time zone a player may choose, sorted: from the tz database the tzdata package ships (not the
+    machine's, so the schema's list is the same wherever it is built)."""
+    listed = files("tzdata").joinpath("zones").read_text(encoding="utf-8").split()
+    return tuple(sorted(n for n in listed if n == "UTC" or n.partition("/")[0] in TIME_ZONE_AREAS))
 
 
 def all_channels() -> dict[Channel, frozenset[Kind]]:
@@ -67,6 +89,8 @@ def check_time_zone(value: object) -> str:
     if not isinstance(value, str):
         raise InvalidInput("invalid_time_zone", "time_zone must be an IANA name such as Europe/Paris")
     try:
+        if value not in time_zone_names():
+            raise UnknownTimeZone(value)
         zone(value)
     except UnknownTimeZone:
         raise InvalidInput(
@@ -85,6 +109,11 @@ def parse_quiet_hours(value: object) -> QuietHours | None:
     start, end = value["start"], value["end"]
     if not isinstance(start, str) or not isinstance(end, str):
         raise InvalidInput("invalid_quiet_hours", "quiet_hours start and end must be times as HH:MM")
+    for text in (start, end):
+        if not _HH_MM.fullmatch(text):
+            raise InvalidInput(
+                "invalid_quiet_hours", f"{text[:16]!r} is not a time of day as HH:MM (00:00-23:59)"
+            )
     try:
         return QuietHours.parse(start, end)
     except InvalidQuietHours as error:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.core.examples import GAME_ID, PLAYER_ID, STAMP
 from app.core.schema_base import Request, Schema, doc
 from app.notify.channels import Platform
+from app.notify.preferences import HH_MM_PATTERN, time_zone_names
 
 if TYPE_CHECKING:
     # Only named in a signature: the ports (and the game ports they import) stay out of this module's import.
@@ -66,9 +67,28 @@ _KINDS = "your_turn, reminder, game_over"
 _ALL_KINDS = ["your_turn", "reminder", "game_over"]
 
 
+def _listing_time_zones(schema: dict[str, Any]) -> None:
+    # A callable, so the list is read from tzdata when the document is built, never at a cold start.
+    schema["enum"] = list(time_zone_names())
+
+
+# The pattern is the schema's: the service checks HH:MM itself, with a stable code (invalid_quiet_hours).
+_HH_MM = {"pattern": HH_MM_PATTERN}
+
+
 class QuietHoursIn(Request):
-    start: str = doc("Local time the quiet hours begin, HH:MM", "22:00", max_length=5)
-    end: str = doc("Local time they end, HH:MM (earlier than start: past midnight)", "08:00", max_length=5)
+    start: str = doc(
+        "Local time the quiet hours begin, HH:MM in ASCII digits",
+        "22:00",
+        max_length=5,
+        json_schema_extra=_HH_MM,
+    )
+    end: str = doc(
+        "Local time they end, HH:MM in ASCII digits (earlier than start: past midnight)",
+        "08:00",
+        max_length=5,
+        json_schema_extra=_HH_MM,
+    )
 
 
 class SetPreferences(Request):
@@ -80,10 +100,12 @@ class SetPreferences(Request):
 
     muted: bool = doc("true: no notifications at all; false: as the channels say", False, default=None)
     time_zone: str = doc(
-        "An IANA time zone name of the tz database (invalid_time_zone otherwise)",
+        "A time zone of the tz database by its Area/Location name, or UTC; not the pseudo-zones "
+        "(localtime, Factory), Etc/… or the legacy names (US/Eastern, GB): invalid_time_zone otherwise",
         "Europe/Paris",
         default=None,
         max_length=64,
+        json_schema_extra=_listing_time_zones,
     )
     quiet_hours: QuietHoursIn | None = doc(
         "Local quiet hours, or null for none: nothing is sent inside them and deadlines move out of them "

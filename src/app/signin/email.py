@@ -2,10 +2,14 @@
 another device (a code mailed to it opens a session).
 
 Codes are six digits, kept only as a SHA-256 over their purpose, the address and the code, compared in
-constant time, used once, and dead after `MAX_ATTEMPTS` wrong tries or when they expire. Asking for a
-sign-in code answers the same, in about the same time and with the same reads and writes, whether or not
-the address belongs to anyone: only the mail itself is skipped for an address nobody confirmed, and the
-request is held to a time floor (`AppSettings.sign_in_floor_seconds`) that covers the mail's sending.
+constant time, used once, and dead after `MAX_ATTEMPTS` wrong tries or when they expire. Wrong tries kill
+the code they were made against, never the address: a stranger's guesses cannot stop the owner asking for
+a fresh code, and the limits on asking grow the wait (a minute, ten, an hour) rather than shut the door.
+
+Asking for a sign-in code answers the same, in about the same time and with the same reads and writes,
+whether or not the address belongs to anyone: only the mail itself is skipped for an address nobody
+confirmed, and the request is held to a time floor (`AppSettings.sign_in_floor_seconds`) that covers
+the mail's sending.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from datetime import UTC, datetime
 from urllib.parse import quote
 
 from app.core.clock import Clock
-from app.core.errors import Conflict, InvalidInput, NotAuthenticated, RateLimited
+from app.core.errors import Conflict, InvalidInput, NotAuthenticated
+from app.core.rates import Rate, claim
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
 from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
@@ -32,37 +37,48 @@ from app.signin.ports import Codes, Mailing, SigningIn, Verifying
 SIGN_IN_SECONDS = 600  # a sign-in code works for 10 minutes
 VERIFY_SECONDS = 900  # a confirmation code for 15
 MAX_ATTEMPTS = 5  # wrong codes; the next try fails even with the right one
-WINDOW_SECONDS = 3_600  # every limit counts requests per hour
+HOUR = 3_600
+DAY = 86_400
 
 SIGN_IN = "sign-in"
 VERIFY = "verify-email"
 
-
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """At most `limit` requests per hour for one key of `scope` (429 `code` with Retry-After past it)."""
-
-    scope: str
-    limit: int
-    code: str
-    detail: str
-
-
-CODES_PER_ADDRESS = Limit("signin-address", 5, "too_many_codes", "too many codes were sent to this address")
-CODES_PER_SOURCE = Limit("signin-source", 20, "too_many_requests", "too many sign-in requests from here")
-TRIES_PER_ADDRESS = Limit(
-    "verify-address", 10, "too_many_attempts", "too many codes were tried for this address"
+# Each limit is a fixed window per key (app.core.rates): past it, 429 with Retry-After to the window's end.
+# Sign-in codes to one address climb a ladder instead of hitting one wall: one a minute, three in ten
+# minutes, five an hour, so the wait grows with the asking and never passes the hour, whoever asked. A
+# stranger can make the owner wait, never shut them out, and every code asked for goes to the owner.
+CODES_PER_ADDRESS = (
+    Rate("signin-address-minute", 1, 60, "too_many_codes", "a code was sent to this address a moment ago"),
+    Rate("signin-address-10min", 3, 600, "too_many_codes", "several codes were sent to this address"),
+    Rate("signin-address", 5, HOUR, "too_many_codes", "too many codes were sent to this address"),
 )
-TRIES_PER_SOURCE = Limit("verify-source", 50, "too_many_attempts", "too many codes were tried from here")
-ATTACH_PER_PLAYER = Limit("attach-player", 5, "too_many_codes", "you asked for too many confirmation codes")
-ATTACH_PER_ADDRESS = Limit("attach-address", 5, "too_many_codes", "too many codes were sent to this address")
+CODES_PER_SOURCE = Rate("signin-source", 20, HOUR, "too_many_requests", "too many sign-in requests from here")
+# Tries are counted per source only: per address, a stranger's wrong tries would lock the owner out.
+# Guessing is bounded by the codes instead: each dies after MAX_ATTEMPTS wrong tries, and an address gets
+# at most five codes an hour.
+TRIES_PER_SOURCE = Rate("verify-source", 50, HOUR, "too_many_attempts", "too many codes were tried from here")
+# Confirmation codes go to any address a player types: limited per player and per address a day, and an
+# address that never confirms stops getting them after a handful a year (the window's count, one item).
+ATTACH_PER_PLAYER = Rate(
+    "attach-player", 5, DAY, "too_many_codes", "you asked for too many confirmation codes today"
+)
+ATTACH_PER_ADDRESS = Rate(
+    "attach-address", 3, DAY, "too_many_codes", "too many codes were sent to this address today"
+)
+ATTACH_PER_ADDRESS_EVER = Rate(
+    "attach-address-year",
+    6,
+    365 * DAY,
+    "too_many_codes",
+    "this address has been sent confirmation codes that nobody used; it gets no more",
+)
 LIMITS = (
-    CODES_PER_ADDRESS,
+    *CODES_PER_ADDRESS,
     CODES_PER_SOURCE,
-    TRIES_PER_ADDRESS,
     TRIES_PER_SOURCE,
     ATTACH_PER_PLAYER,
     ATTACH_PER_ADDRESS,
+    ATTACH_PER_ADDRESS_EVER,
 )
 
 _INVALID = ("code_invalid", "that is not the code we sent")
@@ -100,23 +116,16 @@ def new_code() -> str:
 
 
 def _claim_signing_in(
-    services: Codes, email: str, source: str, *, per_source: Limit, per_address: Limit
+    services: Codes, email: str, source: str, *, per_source: Rate, per_address: tuple[Rate, ...]
 ) -> tuple[str, str]:
     """Count a sign-in step against its source's limit, then its address's: the normalized address and
     its id."""
     address = normalize(email)
     key = address_id(address)
-    _claim(services, per_source, source_id(source))
-    _claim(services, per_address, key)
+    claim(services, per_source, source_id(source))
+    for rate in per_address:
+        claim(services, rate, key)
     return address, key
-
-
-def _claim(services: Codes, limit: Limit, key: str) -> None:
-    now = services.now_epoch()
-    window = now // WINDOW_SECONDS
-    ends = (window + 1) * WINDOW_SECONDS
-    if not services.emails.claim_slot(limit.scope, key, window=window, limit=limit.limit, expires_at=ends):
-        raise RateLimited(limit.code, f"{limit.detail}; try again later", retry_after=max(1, ends - now))
 
 
 def _link(services: Mailing, fragment: str) -> str | None:
@@ -143,8 +152,9 @@ def attach_email(services: Mailing, player: PlayerRecord, email: str) -> Attachi
     if not services.mailer.configured:
         raise MailNotConfigured()
     address = normalize(email)
-    _claim(services, ATTACH_PER_PLAYER, player.player_id)
-    _claim(services, ATTACH_PER_ADDRESS, address_id(address))
+    claim(services, ATTACH_PER_PLAYER, player.player_id)
+    for rate in (ATTACH_PER_ADDRESS, ATTACH_PER_ADDRESS_EVER):
+        claim(services, rate, address_id(address))
     code = new_code()
     expires_at = services.now_epoch() + VERIFY_SECONDS
     pending = PendingCode(code_hash(VERIFY, f"{player.player_id}\x00{address}", code), expires_at, 0, address)
@@ -238,9 +248,7 @@ def verify_sign_in(
 ) -> tuple[PlayerRecord, SessionRecord, str]:
     """The code mailed to `email` opens a new session of the player who owns the address."""
     label = check_device(device)
-    address, key = _claim_signing_in(
-        services, email, source, per_source=TRIES_PER_SOURCE, per_address=TRIES_PER_ADDRESS
-    )
+    address, key = _claim_signing_in(services, email, source, per_source=TRIES_PER_SOURCE, per_address=())
     store = services.emails
     pending = store.sign_in_code(key)
     if pending is None:

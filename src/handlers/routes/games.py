@@ -187,6 +187,8 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
 
 @endpoint("rematchGame",
     summary="Open (or join) the rematch of a finished game: the same settings, every player invited",
+    description="The first call opens the lobby and makes its caller the host, held to a create's quotas; "
+    "later calls join it, held to a join's (409 `quota_exceeded`, docs/api.md Quotas and rates).",
     **answers(
         {200: {"description": "The rematch lobby, you seated: every call for one game answers the same one"}},
         401, 403, 404, 409,

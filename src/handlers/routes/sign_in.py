@@ -38,7 +38,8 @@ endpoint = Endpoints()
     description=(
         "Your address changes only once the code is confirmed (POST /players/me/email/verify); until then "
         "the one you had stays. Whether another player has this address is not told here. At most 5 "
-        "codes per hour for you and for the address (429 `too_many_codes`)."
+        "codes a day for you and 3 a day for the address, and 6 a year to an address (one that never "
+        "confirms stops getting them): 429 `too_many_codes`."
     ),
     **answers(accepted("The code is on its way", "/players/me"), 400, 401, 413, 415, 429, 501),
 )
@@ -70,8 +71,9 @@ def confirm_email(body: ConfirmEmail, signed: Signed, adapters: Adapters) -> Res
     summary="Sign in on another device: a six-digit code and a link are mailed to your confirmed address",
     description=(
         "Always the same answer, in about the same time, whether or not the address is a player's: only "
-        "a confirmed address gets mail. The code works once, for 10 minutes. At most 5 codes per address "
-        "and 20 requests per source address an hour (429 `too_many_codes`, `too_many_requests`)."
+        "a confirmed address gets mail. The code works once, for 10 minutes. Codes to one address: one a "
+        "minute, 3 in 10 minutes, 5 an hour, so the wait grows but never passes the hour (429 "
+        "`too_many_codes` with Retry-After); 20 requests per source address an hour (`too_many_requests`)."
     ),
     **answers(
         accepted("A code is on its way if the address is a player's", "/sessions/verify"),
@@ -93,8 +95,9 @@ def request_sign_in(request: Request, body: RequestSignIn, adapters: Adapters) -
     summary="Trade the mailed code for a new session on this device (its token is shown once)",
     description=(
         "422 `code_invalid` for a wrong code (or an address nobody confirmed); `code_expired` once it is "
-        "past its 10 minutes, used, or after 5 wrong tries (even the right code then). At most 10 tries "
-        "per address and 50 per source address an hour (429 `too_many_attempts`)."
+        "past its 10 minutes, used, or after 5 wrong tries (even the right code then): wrong tries kill "
+        "that code, never the address, so a fresh code always works. At most 50 tries per source "
+        "address an hour (429 `too_many_attempts`)."
     ),
     **answers(created("You, with the new session's token", "/players/me"), 400, 413, 415, 429),
 )

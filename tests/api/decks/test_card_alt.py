@@ -90,8 +90,8 @@ def test_a_custom_decks_owner_describes_cards_at_upload_and_the_rest_get_a_neutr
 def test_a_blank_hostile_or_overlong_description_or_one_too_many_is_refused(players: list[Client]) -> None:
     owner = players[0]
     for descriptions, code in (
-        (["   "], "validation_error"),
-        (["a \u202eturned\u202c dog"], "validation_error"),
+        (["   "], "blank_description"),
+        (["a \u202eturned\u202c dog"], "bidi_control"),
         (["y" * 201], "validation_error"),
         (["x"] * 7, "too_many_descriptions"),
     ):

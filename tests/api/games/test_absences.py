@@ -12,7 +12,7 @@ from app.core import clock as wall_clock
 from app.core.telemetry import metrics
 
 from ..client import Client, FakeContext
-from ..helpers import assert_problem, by_id, give_clue, hand, started, view
+from ..helpers import assert_problem, give_clue, hand, play_to_the_end, started, view
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -136,26 +136,7 @@ def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_
 
 def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeClock) -> None:
     game_id = started(players[:3], target_score=1)
-    clients = by_id(players[:3])
-    for _ in range(20):
-        body = view(players[0], game_id)
-        if body["phase"] == "finished":
-            break
-        pid = body["round"]["waiting_for"][0]
-        mine = view(clients[pid], game_id)
-        owed = mine["you"]["owes"]
-        if owed["move"] == "clue":
-            clients[pid].post(
-                f"/games/{game_id}/clue", {"card_id": mine["you"]["hand"][0]["card_id"], "clue": "x"}
-            )
-        elif owed["move"] == "submit":
-            cards = [c["card_id"] for c in mine["you"]["hand"][: owed["count"]]]
-            clients[pid].post(f"/games/{game_id}/submissions", {"card_ids": cards})
-        else:
-            choice = next(
-                c["card_id"] for c in mine["round"]["table"] if c["card_id"] not in mine["you"]["submitted"]
-            )
-            clients[pid].post(f"/games/{game_id}/votes", {"card_ids": [choice]})
+    play_to_the_end(players[:3], game_id)
     assert view(players[0], game_id)["phase"] == "finished"
     invited = view(players[1], game_id)["rematch_game_id"]
     one = players[1].post(f"/games/{game_id}/rematch")

@@ -9,7 +9,7 @@ import pytest
 from app.games import quotas
 
 from ..client import Client
-from ..helpers import assert_problem, create_game
+from ..helpers import assert_problem, create_game, play_to_the_end, started
 
 
 def open_game_ids(client: Client) -> list[str]:
@@ -48,6 +48,22 @@ def test_a_lobby_that_started_or_was_left_no_longer_counts(players: list[Client]
     create_game(host)
     assert host.post(f"/games/{left}/leave").status == 200
     create_game(host)
+
+
+def test_a_rematch_at_the_quota_is_refused_like_a_create(players: list[Client]) -> None:
+    """#37: each finished game's rematch added one more public lobby, past every hosting quota."""
+    game_id = started(players[:3], target_score=1)
+    play_to_the_end(players[:3], game_id)
+    host = players[1]
+    for _ in range(quotas.MAX_PUBLIC_LOBBIES):
+        create_game(host)
+    assert_problem(host.post("/games", {}), 409, "quota_exceeded")
+    body = assert_problem(host.post(f"/games/{game_id}/rematch"), 409, "quota_exceeded")
+    assert "public" in body["detail"]
+    # Nothing was opened: another player, within their quota, opens the rematch and hosts it.
+    opened = players[2].post(f"/games/{game_id}/rematch")
+    assert opened.status == 200, opened.raw
+    assert opened.body["host_id"] == players[2].player_id
 
 
 def test_a_player_at_the_most_unfinished_tables_cannot_join_another(

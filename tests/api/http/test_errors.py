@@ -106,8 +106,9 @@ def test_a_validation_error_does_not_echo_the_rejected_input(players: list[Clien
 @pytest.mark.parametrize(
     ("card", "clue", "code"),
     [
-        # The schema states these (a visible character, the card id pattern) before the rules see them.
-        (None, "   ", "validation_error"),
+        # The schema states these; the card id pattern is pydantic's to refuse, the text the rules'.
+        (None, "   ", "blank_clue"),
+        (None, "home\u200b", "format_character"),
         ("base-1", "home", "validation_error"),
         ("BASE-001", "home", "validation_error"),
     ],

@@ -99,22 +99,34 @@ HOSTILE: dict[str, Row] = {
     "an empty card list is 422 validation_error":
         Row("POST", "/games/{game}/clue", body({"card_ids": []}), 422, "validation_error"),
     # Characters in names and clues
-    "a NUL in a name is 422 validation_error":
-        Row("POST", "/players", name("Ada\x00"), 422, "validation_error"),
-    "an escape sequence in a name is 422 validation_error":
-        Row("POST", "/players", name("\x1b[31mAda"), 422, "validation_error"),
-    "a right-to-left override in a name is 422 validation_error":
-        Row("POST", "/players", name("Ada\u202eevil"), 422, "validation_error"),
+    "a NUL in a name is 422 control_character":
+        Row("POST", "/players", name("Ada\x00"), 422, "control_character"),
+    "an escape sequence in a name is 422 control_character":
+        Row("POST", "/players", name("\x1b[31mAda"), 422, "control_character"),
+    "a right-to-left override in a name is 422 bidi_control":
+        Row("POST", "/players", name("Ada\u202eevil"), 422, "bidi_control"),
+    "a line separator in a name is 422 separator_character":
+        Row("POST", "/players", name("Ada\u2028WIN"), 422, "separator_character"),
+    "a right-to-left mark in a name is 422 bidi_control":
+        Row("POST", "/players", name("Ada\u200f"), 422, "bidi_control"),
+    "a zero-width space in a name is 422 format_character":
+        Row("POST", "/players", name("A\u200bda"), 422, "format_character"),
+    "a private-use character in a name is 422 private_use_character":
+        Row("POST", "/players", name("Ada\ue000"), 422, "private_use_character"),
     "an unassigned code point in a name is 422 unassigned_character":
         Row("POST", "/players", name("Ada\u0378"), 422, "unassigned_character"),
     "an escaped lone surrogate in a name is 422 validation_error":
         Row("POST", "/players", b'{"name": "Ada\\udcff"}', 422, "validation_error"),
     "a name of 40 emoji (over its UTF-8 byte limit) is 422 name_too_long":
         Row("POST", "/players", name("\U0001f600" * 40), 422, "name_too_long"),
-    "a NUL in a clue is 422 validation_error":
-        Row("POST", "/games/{game}/clue", clue("home\x00"), 422, "validation_error"),
-    "a bidi isolate in a clue is 422 validation_error":
-        Row("POST", "/games/{game}/clue", clue("\u2067home"), 422, "validation_error"),
+    "a NUL in a clue is 422 control_character":
+        Row("POST", "/games/{game}/clue", clue("home\x00"), 422, "control_character"),
+    "a bidi isolate in a clue is 422 bidi_control":
+        Row("POST", "/games/{game}/clue", clue("\u2067home"), 422, "bidi_control"),
+    "tag characters in a clue are 422 tag_character":
+        Row("POST", "/games/{game}/clue", clue("home\U000e0068\U000e0069"), 422, "tag_character"),
+    "a paragraph separator in a clue is 422 separator_character":
+        Row("POST", "/games/{game}/clue", clue("home\u2029"), 422, "separator_character"),
     "an unassigned code point in a clue is 422 unassigned_character":
         Row("POST", "/games/{game}/clue", clue("home\U000e0080"), 422, "unassigned_character"),
     "a clue of 200 emoji (over its UTF-8 byte limit) is 422 clue_too_long":
@@ -126,16 +138,16 @@ HOSTILE: dict[str, Row] = {
         Row("POST", "/players", body({"name": "Ada", "device": "x" * 41}), 422, "validation_error"),
     "a device label of 40 emoji (over its UTF-8 byte limit) is 422 device_too_long":
         Row("POST", "/players", body({"name": "Ada", "device": "\U0001f600" * 40}), 422, "device_too_long"),
-    "a right-to-left override in a device label is 422 validation_error":
-        Row("POST", "/players", body({"name": "Ada", "device": "phone\u202e"}), 422, "validation_error"),
+    "a right-to-left override in a device label is 422 bidi_control":
+        Row("POST", "/players", body({"name": "Ada", "device": "phone\u202e"}), 422, "bidi_control"),
     "an unassigned code point in a device label is 422 unassigned_character":
         Row("POST", "/players", body({"name": "Ada", "device": "phone\u0378"}), 422, "unassigned_character"),
     "a device label sent as a number is 422 validation_error":
         Row("POST", "/players", body({"name": "Ada", "device": 7}), 422, "validation_error"),
     "a new name of 40 emoji is 422 name_too_long":
         Row("PATCH", "/players/me", name("\U0001f600" * 40), 422, "name_too_long"),
-    "a NUL in a new name is 422 validation_error":
-        Row("PATCH", "/players/me", name("Ada\x00"), 422, "validation_error"),
+    "a NUL in a new name is 422 control_character":
+        Row("PATCH", "/players/me", name("Ada\x00"), 422, "control_character"),
     "a rename with an unknown field is 422 validation_error":
         Row("PATCH", "/players/me", body({"name": "Ada", "token_hash": ""}), 422, "validation_error"),
     "a session id of 300 characters is 404 session_not_found":
@@ -182,8 +194,8 @@ HOSTILE: dict[str, Row] = {
         Row("POST", "/players/me/email/verify", body({"code": 482913}), 422, "validation_error"),
     "a sign-in with an unknown field is 422 validation_error":
         Row("POST", "/sessions/verify", body({**SIGN_IN, "player_id": "p_1"}), 422, "validation_error"),
-    "a device label with a NUL at sign-in is 422 validation_error":
-        Row("POST", "/sessions/verify", body({**SIGN_IN, "device": "x\x00"}), 422, "validation_error"),
+    "a device label with a NUL at sign-in is 422 control_character":
+        Row("POST", "/sessions/verify", body({**SIGN_IN, "device": "x\x00"}), 422, "control_character"),
     "a code nobody asked for is 422 code_invalid":
         Row("POST", "/sessions/verify", body(SIGN_IN), 422, "code_invalid"),
     # Methods

@@ -4,6 +4,7 @@ pattern cannot state, and which decks GET /decks/{deck_id}/cards serves."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from handlers import openapi
@@ -31,14 +32,34 @@ def test_card_ids_are_unique_items_as_the_rules_require() -> None:
     assert schema["uniqueItems"] is True
 
 
-def test_names_and_clues_say_that_unassigned_and_invisible_characters_are_refused() -> None:
+def test_the_text_patterns_refuse_every_class_the_text_rule_refuses_and_blank_text() -> None:
+    """#37: schema-valid names were refused for unassigned code points; the pattern now says so."""
     schemas = document()["components"]["schemas"]
     for described in (
         schemas["GiveClue"]["properties"]["clue"],
         schemas["CreatePlayer"]["properties"]["name"],
+        schemas["CreatePlayer"]["properties"]["device"],
+        schemas["RenamePlayer"]["properties"]["name"],
+        schemas["CreateDeck"]["properties"]["name"],
     ):
-        assert "unassigned_character" in described["description"]
-        assert "invisible" in described["description"]
+        pattern = re.compile(described["pattern"])
+        assert pattern.fullmatch("Zoë 美咲 🚀")
+        for refused in (
+            "a\u0378",
+            "a\u2028",
+            "a\u200f",
+            "a\U000e0041",
+            "a\ue000",
+            "a\x00",
+            "a\u00a0",
+            "\u3164",
+        ):
+            assert not pattern.fullmatch(refused), (described, refused)
+        assert "normalised" in described["description"]
+    title = schemas["CreateClassicGame"]["properties"]["title"]
+    title_pattern = next(branch["pattern"] for branch in title["anyOf"] if branch.get("type") == "string")
+    assert re.fullmatch(title_pattern, "")
+    assert not re.fullmatch(title_pattern, "Friday\u202e")
 
 
 def test_the_deck_cards_route_says_it_serves_official_decks_only(players: list[Client]) -> None:

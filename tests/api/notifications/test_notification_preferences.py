@@ -87,10 +87,14 @@ def test_an_emptied_channel_is_kept_empty(players: list[Client]) -> None:
     [
         ({"time_zone": "Mars/Olympus"}, "invalid_time_zone"),
         ({"time_zone": "europe/paris"}, "invalid_time_zone"),
+        ({"time_zone": "localtime"}, "invalid_time_zone"),
+        ({"time_zone": "Factory"}, "invalid_time_zone"),
+        ({"time_zone": "Etc/GMT+5"}, "invalid_time_zone"),
         ({"time_zone": None}, "validation_error"),  # the schema offers no null here
         ({"quiet_hours": {"start": "22:00", "end": "22:00"}}, "invalid_quiet_hours"),
         ({"quiet_hours": {"start": "25:00", "end": "08:00"}}, "invalid_quiet_hours"),
         ({"quiet_hours": {"start": "10pm", "end": "08:00"}}, "invalid_quiet_hours"),
+        ({"quiet_hours": {"start": "\uff12\uff12:\uff10\uff10", "end": "08:00"}}, "invalid_quiet_hours"),
         ({"quiet_hours": {"start": "08:00", "end": "06:00"}}, "invalid_quiet_hours"),
         ({"channels": {"sms": ["your_turn"]}}, "invalid_channels"),
         ({"channels": {"email": ["timeout"]}}, "invalid_channels"),

@@ -68,7 +68,9 @@ def test_a_name_is_trimmed_of_surrounding_spaces(aws: None) -> None:
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ({"name": "   "}, "validation_error"),  # the schema states that a name is not blank
+        # The schema states that a name shows something; the rules refuse it with their own code.
+        ({"name": "   "}, "blank_name"),
+        ({"name": "Ada\u2028"}, "separator_character"),
         ({"name": "x" * 41}, "validation_error"),  # the schema holds the rules' limit
         ({}, "validation_error"),
         ({"name": 42}, "validation_error"),

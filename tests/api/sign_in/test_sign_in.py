@@ -208,17 +208,45 @@ def test_no_code_link_or_unknown_address_is_stored_in_clear(mail: Mailroom, tabl
     assert all(len(i["code_hash"]) == 64 and int(i["expires_at"]) > time.time() for i in codes)
 
 
-def test_codes_are_limited_per_address_and_per_source_with_retry_after(mail: Mailroom) -> None:
-    for n in range(5):
-        assert from_source("POST", "/sessions", {"email": "ada@example.com"}, f"198.51.100.{n}").status == 202
+def test_codes_to_an_address_wait_longer_and_longer_and_requests_are_limited_per_source(
+    mail: Mailroom,
+) -> None:
+    assert from_source("POST", "/sessions", {"email": "ada@example.com"}, "198.51.100.1").status == 202
     limited = from_source("POST", "/sessions", {"email": "ada@example.com"}, "198.51.100.99")
     assert (limited.status, json.loads(limited.raw)["code"]) == (429, "too_many_codes")
-    assert 0 < int(limited.headers["Retry-After"]) <= 3_600
+    assert 0 < int(limited.headers["Retry-After"]) <= 60
+    for _ in range(2):
+        mail.clock.advance(minutes=1)
+        assert from_source("POST", "/sessions", {"email": "ada@example.com"}, "198.51.100.2").status == 202
+    mail.clock.advance(minutes=1)
+    longer = from_source("POST", "/sessions", {"email": "ada@example.com"}, "198.51.100.3")
+    assert (longer.status, json.loads(longer.raw)["code"]) == (429, "too_many_codes")
+    assert 60 < int(longer.headers["Retry-After"]) <= 600
     for n in range(20):
         assert from_source("POST", "/sessions", {"email": f"p{n}@example.com"}, "192.0.2.1").status == 202
     limited = from_source("POST", "/sessions", {"email": "new@example.com"}, "192.0.2.1")
     assert (limited.status, json.loads(limited.raw)["code"]) == (429, "too_many_requests")
     assert "Retry-After" in limited.headers
+
+
+def test_wrong_codes_from_many_sources_never_stop_the_owner_signing_in_with_a_fresh_code(
+    mail: Mailroom,
+) -> None:
+    """#37: 10 wrong tries from 10 sources, and the owner's right code got 429 too_many_attempts."""
+    confirmed(mail, "Ada", "ada@example.com")
+    from_source("POST", "/sessions", {"email": "ada@example.com"})
+    for n in range(25):
+        reply = from_source(
+            "POST", "/sessions/verify", {"email": "ada@example.com", "code": "000000"}, f"198.51.100.{n}"
+        )
+        assert reply.status == 422, reply.raw
+    mail.clock.advance(minutes=1)
+    assert from_source("POST", "/sessions", {"email": "ada@example.com"}).status == 202
+    code = mail.code_for("ada@example.com")
+    signed = from_source(
+        "POST", "/sessions/verify", {"email": "ada@example.com", "code": code, "device": "x"}
+    )
+    assert signed.status == 201, signed.raw
 
 
 # Telling addresses apart

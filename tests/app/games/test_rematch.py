@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from app.core.errors import Conflict, Forbidden
+from app.core.records import Visibility
 from app.games import play as games
+from app.games import quotas
 from app.games.rematch import rematch
 from app.games.rematch_ids import rematch_id
 from app.players import accounts as players
@@ -86,3 +88,34 @@ def test_a_rematch_lost_to_a_concurrent_create_joins_the_lobby_that_won(services
     assert played.record.game_id == rematch_id(game_id)
     lobby = games.load_game(services, rematch_id(game_id))
     assert lobby.state.player_ids == [first.player_id, second.player_id]
+
+
+def test_opening_a_rematch_is_held_to_a_creates_quotas(services: Services) -> None:
+    """#37: a rematch skipped every hosting quota; opening one is a create, joining one a join."""
+    game_id, (first, second, _) = finished(services)
+    for _ in range(quotas.MAX_LOBBIES):
+        games.create_game(
+            services, first, rules="classic", decks=None, max_players=None, target_score=None,
+            visibility=Visibility.PRIVATE,
+        )  # fmt: skip
+    with pytest.raises(quotas.QuotaExceeded):
+        games.create_game(
+            services, first, rules="classic", decks=None, max_players=None, target_score=None,
+            visibility=Visibility.PRIVATE,
+        )  # fmt: skip
+    with pytest.raises(quotas.QuotaExceeded):
+        rematch(services, first, game_id)
+    assert services.games.load_game(rematch_id(game_id)) is None
+    lobby = rematch(services, second, game_id).record
+    assert lobby is not None
+    assert lobby.state.host_id == second.player_id
+
+
+def test_joining_a_rematch_is_held_to_a_joins_quota(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, (first, second, _) = finished(services)
+    rematch(services, first, game_id)
+    monkeypatch.setattr(quotas, "MAX_UNFINISHED_GAMES", 0)
+    with pytest.raises(quotas.QuotaExceeded):
+        rematch(services, second, game_id)
