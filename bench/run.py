@@ -7,8 +7,8 @@ would be noise. Each row is the median of the rounds with its spread (± half th
 the verdict says "better" or "worse" only when the medians differ by more than both runs' spreads.
 
 --self-check measures the work tree against itself twice: once unchanged, once with 10 % more CPU
-injected into the measured code (BENCH_EXTRA_CPU). The first must read "within noise", the second must
-be flagged: that is what it means for this bench to see a 10 % change.
+injected into the measured code (BENCH_EXTRA_CPU). The first must read "within noise"; the second shows
+which rows a 10 % change stands out of the machine's noise on (on a busy machine, not all of them).
 """
 
 from __future__ import annotations
@@ -315,7 +315,7 @@ def main() -> None:
     parser.add_argument("--base", default="HEAD", help="git ref to compare against (default HEAD)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds (default 7, quick 3)")
     parser.add_argument("--quick", action="store_true", help="fewer rounds and shorter runs")
-    parser.add_argument("--self-check", action="store_true", help="show the bench sees a 10 %% change")
+    parser.add_argument("--self-check", action="store_true", help="which rows a 10 %% change shows on")
     args = parser.parse_args()
     rounds = args.rounds or (3 if args.quick else 7)
     print(f"machine: {machine()}; {rounds} rounds{' (quick)' if args.quick else ''}", file=sys.stderr)
