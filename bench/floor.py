@@ -2,8 +2,12 @@
 
 Every call a measured request makes is captured (operation and parameters, at botocore's
 `_make_api_call`, so any client of any session is seen) and replayed right after the request through one
-boto3 client built with the default config. The replay does the same serialization, signing and parsing
-work of the same size as the handler's calls did; moto's own CPU is excluded on both sides.
+client of its own, built as the app builds its clients: from a botocore session, with the app's config
+(no parameter validation, standard retries, its timeouts: cold_reference/like_the_app.py, held to
+app/aws/clients.py by tests/bench/test_references.py). A default boto3 client would validate every
+parameter, work the app's client never does, and make the floor heavier than the app's own calls. The
+replay does the same serialization, signing and parsing work of the same size as the handler's calls
+did; moto's own CPU is excluded on both sides.
 
 Reads are replayed as they were, against the game table. A write cannot be: its condition held against
 the item as it was before the request, and replaying it on the game table would fail the condition (a
@@ -17,11 +21,17 @@ from __future__ import annotations
 import contextlib
 import copy
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from botocore.exceptions import ClientError
 from inprocess import MOTO_CPU, TABLE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "cold_reference"))
+# The references' settings live with the cold-import reference, on a path of their own.
+from like_the_app import CLIENT_CONFIG
 
 # Same length as TABLE, so a write's request to it is the same size as the handler's.
 COPY_TABLE = "dixit-floor"
@@ -30,11 +40,17 @@ assert len(COPY_TABLE) == len(TABLE)
 WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem")
 
 
+def raw_client() -> Any:
+    """The floor's DynamoDB client: another session than the app's, configured as the app's clients are."""
+    import botocore.session
+
+    return botocore.session.get_session().create_client("dynamodb", config=CLIENT_CONFIG)
+
+
 class Floor:
     """Captures the AWS calls of one request at a time, and measures the floor of that request."""
 
     def __init__(self, properties: dict[str, Any]) -> None:
-        import boto3
         import botocore.client
         from aws_lambda_powertools.event_handler import APIGatewayRestResolver
         from inprocess import FakeContext, event
@@ -54,8 +70,7 @@ class Floor:
 
         self.request, self.context = event("GET", "/ping", None, {}), FakeContext()
         self.key_names = [k["AttributeName"] for k in properties["KeySchema"]]
-        # Another session than the app's, default config: the plain boto3 a floor is made of.
-        self.raw = boto3.session.Session().client("dynamodb")
+        self.raw = raw_client()
         table: dict[str, Any] = {
             "TableName": COPY_TABLE,
             "AttributeDefinitions": properties["AttributeDefinitions"],

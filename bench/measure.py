@@ -9,11 +9,14 @@ machine is mostly noise. BENCH_EXTRA_CPU=0.1 makes the measured code spend 10 % 
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import io
 import json
 import os
+import py_compile
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -212,14 +215,18 @@ def handler(quick: bool) -> dict[str, Any]:
 
 
 # --- cold start ----------------------------------------------------------------------------------------
-COLD_REFERENCE = Path(__file__).resolve().parent / "cold_reference"  # framework_in_use.py
+# framework_in_use.py, built from like_the_app.py: the framework as the app configures it.
+COLD_REFERENCE = Path(__file__).resolve().parent / "cold_reference"
+# What a first move waits on besides the import: the DynamoDB client, botocore's model loaded.
+APP_CLIENT = "from app.aws import clients\nclients.dynamodb()"
+REFERENCE_CLIENT = "framework_in_use.dynamodb()"
 IMPORTS = {
     "handlers.api": "import handlers.api",
     "framework in use": "import framework_in_use",
-    "bare framework": "import aws_lambda_powertools.event_handler, pydantic, boto3",
-    # What a first move waits on besides the import: the DynamoDB client, botocore's model loaded.
-    "handlers.api + DynamoDB client": "import handlers.api\nfrom app.aws import clients\nclients.dynamodb()",
-    "framework in use + DynamoDB client": "import framework_in_use\nframework_in_use.dynamodb()",
+    # The app's SDK entry point is botocore's session; boto3 is never imported (app/aws/clients.py).
+    "bare framework": "import aws_lambda_powertools.event_handler, pydantic, botocore.session",
+    "handlers.api + DynamoDB client": f"import handlers.api\n{APP_CLIENT}",
+    "framework in use + DynamoDB client": f"import framework_in_use\n{REFERENCE_CLIENT}",
 }
 MEASURED_IMPORT = "handlers.api"
 IMPORT_PROBE = """
@@ -243,23 +250,35 @@ def _deployed(scratch: Path) -> Path:
     interpreter here); the source tree itself for a baseline from before that build existed."""
     if not (TREE / "src" / "Makefile").exists():
         return TREE / "src"
+    scratch.mkdir()
     version = "{}.{}".format(*sys.version_info[:2])
     build = ["make", "-s", "-C", str(TREE / "src"), "build-ApiFunction", f"ARTIFACTS_DIR={scratch}"]
     subprocess.run([*build, f"PYTHON={sys.executable}", f"RUNTIME={version}"], check=True)
     return scratch
 
 
+def _reference(scratch: Path) -> Path:
+    """The reference compiled to bytecode as the package is: neither side compiles source on import."""
+    reference = scratch / "cold_reference"
+    shutil.copytree(COLD_REFERENCE, reference, ignore=shutil.ignore_patterns("__pycache__"))
+    unchecked = py_compile.PycInvalidationMode.UNCHECKED_HASH
+    compileall.compile_dir(reference, quiet=1, invalidation_mode=unchecked)
+    return reference
+
+
 def cold(quick: bool) -> dict[str, Any]:
     """CPU to import each, in fresh interpreters with the environment Lambda gives (tracer active), the
     handler from its package as deployed."""
     with tempfile.TemporaryDirectory() as scratch:
-        return _cold(quick, _deployed(Path(scratch)))
+        package = _deployed(Path(scratch) / "package")
+        return _cold(quick, lambda_environment(package, _reference(Path(scratch))))
 
 
-def _cold(quick: bool, package: Path) -> dict[str, Any]:
+def lambda_environment(package: Path, reference: Path = COLD_REFERENCE) -> dict[str, str]:
+    """The environment the API function's interpreter starts with (template.yaml's, tracing on)."""
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(package), str(COLD_REFERENCE)]),
+        "PYTHONPATH": os.pathsep.join([str(package), str(reference)]),
         "LAMBDA_TASK_ROOT": str(package),
         "AWS_LAMBDA_FUNCTION_NAME": "ApiFunction",
         "AWS_REGION": "us-east-1",
@@ -267,8 +286,13 @@ def _cold(quick: bool, package: Path) -> dict[str, Any]:
         "TABLE_NAME": "bench",
         "CARD_BUCKET": "bench",
         "POWERTOOLS_SERVICE_NAME": "dixit",
+        "POWERTOOLS_METRICS_NAMESPACE": "DixitByMail",
     }
     env.pop("POWERTOOLS_TRACE_DISABLED", None)
+    return env
+
+
+def _cold(quick: bool, env: dict[str, str]) -> dict[str, Any]:
     runs: defaultdict[str, list[float]] = defaultdict(list)
     for number in range(1 if quick else 2):
         # Alternating within the run as well: each pair is measured in the same moments.

@@ -1,24 +1,32 @@
-"""The framework as the API uses it, for the cold-import reference (bench/measure.py `cold`).
+"""The framework as the API function configures it, for the cold-import reference (bench/measure.py `cold`).
 
-Powertools' REST resolver with validation and one pydantic-body route, plus Logger, Tracer, Metrics
-and boto3: what any Powertools API function imports before a line of its own. The API's import is
-compared with this one (issue 23); the bare `import aws_lambda_powertools.event_handler, pydantic,
-boto3` is measured too, for what the framework's own objects add.
+What any Powertools API function configured like ours imports and builds before a line of its own:
+Powertools' REST resolver with validation, CORS and the app's response-validation code, and one
+pydantic-body route; Logger and Metrics (EMF) with the app's service and namespace; a Tracer that patches
+botocore only; and the SDK entry point the app uses, a botocore session (boto3 is never imported). Every
+setting comes from like_the_app.py, which tests/bench/test_references.py holds to the app's. The app's
+import is compared with this one (issue 36); the bare `import aws_lambda_powertools.event_handler,
+pydantic, botocore.session` is measured too, for what the framework's own objects add.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-import boto3
+import botocore.session
 from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import AmazonCloudWatchEMFProvider
+from like_the_app import CLIENT_CONFIG, CORS, NAMESPACE, QUIET_LIBRARIES, RESOLVER, SERVICE, TRACED_MODULES
 from pydantic import BaseModel
 
-logger = Logger()
-tracer = Tracer()
-metrics = Metrics(namespace="Reference")
-app = APIGatewayRestResolver(enable_validation=True)
+for _name in QUIET_LIBRARIES:
+    logging.getLogger(_name).setLevel(logging.WARNING)
+logger = Logger(service=SERVICE)
+metrics = Metrics(namespace=NAMESPACE, provider=AmazonCloudWatchEMFProvider(namespace=NAMESPACE))
+tracer = Tracer(patch_modules=TRACED_MODULES)
+app = APIGatewayRestResolver(**RESOLVER, cors=CORSConfig(**CORS))
 
 
 class Thing(BaseModel):
@@ -31,5 +39,5 @@ def create(body: Thing) -> dict[str, str]:
 
 
 def dynamodb() -> Any:
-    """The client a first request would build."""
-    return boto3.client("dynamodb")
+    """The client a first request would build, as the app builds it."""
+    return botocore.session.get_session().create_client("dynamodb", config=CLIENT_CONFIG)

@@ -75,11 +75,30 @@ def test_a_keys_only_entry_is_not_written_when_only_other_attributes_change() ->
     assert _ledger("ALL")._index_units(BEFORE, dict(BEFORE)) == 0
 
 
-def test_overlapping_spreads_are_within_noise_and_separate_ones_are_a_change() -> None:
+def test_a_difference_beyond_both_spreads_is_better_or_worse() -> None:
     base = [100.0, 101.0, 102.0, 103.0, 104.0]
-    assert run.verdict(base, [102.0, 103.0, 104.0, 105.0, 106.0]) == "within noise"
     assert run.verdict(base, [110.0, 111.0, 112.0, 113.0, 114.0]) == "worse +10 %"
     assert run.verdict(base, [90.0, 91.0, 92.0, 93.0, 94.0]) == "better -10 %"
+    # A wide run still tells a change wider than itself.
+    assert run.verdict([100.0, 103.0, 110.0], [125.0, 126.0, 127.0]) == "worse +22 %"
+
+
+def test_overlapping_spreads_are_within_noise() -> None:
+    base = [100.0, 101.0, 102.0, 103.0, 104.0]
+    assert run.verdict(base, [102.0, 103.0, 104.0, 105.0, 106.0]) == "within noise"
+    assert run.verdict(base, [98.0, 99.0, 100.0, 101.0, 102.0]) == "within noise"
+
+
+def test_ranges_apart_by_less_than_a_spread_are_within_noise() -> None:
+    """Issue 36's "worse +2 %" on a run against itself: apart, but by less than either run's own width."""
+    base = [100.0, 101.0, 102.0, 103.0, 104.0]
+    assert run.verdict(base, [104.5, 105.0, 105.5, 106.0, 106.5]) == "within noise"
+    # Apart by more than the narrow run's width, not the wide one's: still noise.
+    assert run.verdict([100.0, 100.5, 101.0], [102.0, 104.0, 110.0]) == "within noise"
+    # Interquartile ranges apart (102..102 and 104..104), whole ranges overlapping: noise.
+    assert run.verdict([100.0, 102.0, 102.0, 102.0, 106.0], [103.0, 104.0, 104.0, 104.0, 108.0]) == (
+        "within noise"
+    )
 
 
 def test_rows_measured_once_are_the_same_or_differ_without_a_better_or_worse() -> None:
@@ -90,7 +109,10 @@ def test_rows_measured_once_are_the_same_or_differ_without_a_better_or_worse() -
 
 def test_the_handler_is_held_to_its_floor_and_not_to_the_trivial_route() -> None:
     assert run.target("handler/floor CPU, vote (x)", {}) == ("≤ 1.5", 1.5)
+    assert run.target("handler/floor CPU, view (x)", {}) == ("≤ 1.4", 1.4)
+    assert run.target("handler/floor CPU, poll 304 (x)", {}) == ("≤ 1.2", 1.2)
     assert run.target("handler/trivial CPU, vote (x)", {}) is None
+    assert run.target("cold import ratio, handlers.api / framework in use (x)", {}) == ("≤ 1.15", 1.15)
 
 
 def _floor() -> ModuleType:
