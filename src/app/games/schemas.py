@@ -201,6 +201,11 @@ class SeatOut(Schema):
     vacation_days_left: int = doc("Vacation days they may still declare in this game", 7)
     offered: bool = doc("The host offered this seat: a newcomer may take it through the invite link", False)
     leaving: bool = doc("The host removed this player: the seat leaves the table when the round ends", False)
+    timed_out: bool = doc(
+        "Their last owed move timed out and they have not moved since: the host may offer or remove the seat",
+        False,
+        default=False,
+    )
 
 
 class WaitingOut(Schema):
@@ -208,6 +213,12 @@ class WaitingOut(Schema):
     name: str = doc("Their name", "Bob")
     move: Literal["clue", "submit", "vote"] = doc("The move they owe", "submit")
     deadline: str = doc("When that move times out (ISO-8601 UTC)", DEADLINE)
+    nudge_after: str | None = doc(
+        "From when a hand nudge for this move is fair: a quarter of its time in (ISO-8601 UTC); null in the "
+        "games list",
+        "2026-06-01T12:00:00Z",
+        default=None,
+    )
 
 
 class RoundOut(Schema):
@@ -394,7 +405,14 @@ class GamePreview(Schema):
     )  # fmt: skip
     visibility: Visibility = doc("public or private", "private")
     free_seats: int = doc("Seats still free", 4)
-    joinable: bool = doc("Whether you can join it now (a lobby with a free seat you do not sit in)", True)
+    joinable: bool = doc(
+        "Whether you can join it now (a lobby with a free seat, or a started game with an offered seat, that "
+        "you do not sit in)",
+        True,
+    )
+    offered_seats: int = doc(
+        "Seats of a started game the host offered to a newcomer: joining takes the first", 0, default=0
+    )
     you_are_in: bool = doc("Whether you are seated in it already", False)
 
 

@@ -25,7 +25,7 @@ from app.notify.channels import InvalidPushToken, Platform, PushChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.ports import Delivering, Device, NotificationStore
 from app.notify.preferences import Channel, NotificationPreferences
-from app.notify.senders import Sender, channel_senders
+from app.notify.senders import Reaching, Sender, channel_senders
 from dixit.quiet_hours import is_quiet, quiet_end
 from dixit.state import GameState
 from dixit.views import waiting_for
@@ -75,6 +75,16 @@ class Delivery:
         if withheld := self._withheld(notification, preferences):
             return withheld
         return self._send(notification, preferences)
+
+    def reaches(self, notification: Notification) -> bool:
+        """Whether some channel the player wants for it has somewhere to take `notification`: an address, a
+        device or a browser. A sender that cannot tell is taken at its word that it can."""
+        preferences = self.store.preferences(notification.player_id)
+        return any(
+            preferences.wants(channel, notification.kind, notification.game_id)
+            and (not isinstance(sender, Reaching) or sender.reaches(notification))
+            for channel, sender in self.senders.items()
+        )
 
     def deliver_all(self, notifications: Iterable[Notification]) -> Counter[Outcome]:
         return Counter(self.deliver(n) for n in notifications)
@@ -213,6 +223,8 @@ def set_game_muted(delivery: Delivery, player: PlayerRecord, state: GameState, m
 class NudgeReport:
     nudged: tuple[str, ...]
     next_nudge_at: str
+    # Those nudged who have no channel to hear it on: they see it only when they open the game.
+    unreachable: tuple[str, ...] = ()
 
 
 def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> NudgeReport:
@@ -234,7 +246,11 @@ def nudge_game(delivery: Delivery, player: PlayerRecord, state: GameState) -> Nu
             retry_after=retry_after,
         )
     at = now.isoformat(timespec="seconds")
+    unreachable = []
     for target in targets:
-        delivery.deliver(nudge(state, target, by=player.player_id, at=at))
+        notification = nudge(state, target, by=player.player_id, at=at)
+        if not delivery.reaches(notification):
+            unreachable.append(target)
+        delivery.deliver(notification)
     count("HandNudges")
-    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"))
+    return NudgeReport(targets, (now + NUDGE_WINDOW).isoformat(timespec="seconds"), tuple(unreachable))

@@ -140,3 +140,13 @@ class EmailSender:
         outcome = EmailChannel(self.services).send(notification, time_zone=time_zone)
         if outcome is EmailOutcome.FAILED:
             raise EmailNotSent(notification.dedupe_id)
+
+    def reaches(self, notification: Notification) -> bool:
+        """A kind mails go out for, a deployment that mails, and an address that takes them."""
+        services = self.services
+        if notification.kind not in EMAILED_KINDS or not EmailChannel(services).configured:
+            return False
+        player = services.players.get_player(notification.player_id)
+        if player is None or not player.email:
+            return False
+        return not services.mail_ledger.address_suppressed(player.email)

@@ -9,7 +9,7 @@ channels add their senders to `channel_senders`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from app.core.telemetry import count, logger
 from app.notify.channels import PushChannel
@@ -29,6 +29,13 @@ class Sender(Protocol):
         ...
 
 
+@runtime_checkable
+class Reaching(Protocol):
+    def reaches(self, notification: Notification) -> bool:
+        """Whether this channel has somewhere to send `notification` (an address, a device, a browser)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class DevicePush:
     """Every registered device of the player, through their SNS platform endpoints."""
@@ -40,6 +47,9 @@ class DevicePush:
         for device in self.store.devices(notification.player_id):
             if not self.notifier.push(device.endpoint_arn, device.platform, notification):
                 self._forget(notification.player_id, device)
+
+    def reaches(self, notification: Notification) -> bool:
+        return bool(self.store.devices(notification.player_id))
 
     def _forget(self, player_id: str, device: Device) -> None:
         # The platform disabled the endpoint (app uninstalled, token expired): retrying would fail forever.

@@ -160,6 +160,11 @@ class WebPush:
         if outcomes and PushResult.SENT not in outcomes and set(outcomes) - {PushResult.GONE}:
             raise WebPushUndelivered(f"no browser took the message ({', '.join(o.value for o in outcomes)})")
 
+    def reaches(self, notification: Notification) -> bool:
+        if notification.kind not in WEB_PUSH_KINDS:
+            return False
+        return bool(self.store.list_web_push_subscriptions(notification.player_id))
+
     def push(self, notification: Notification) -> int:
         """To every browser the player subscribed; how many took it."""
         return self._push(notification).count(PushResult.SENT)
