@@ -182,7 +182,7 @@ export class Api {
       if (response.ok) {
         this.failedMove = null;
         const view = await response.json();
-        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes|nudges)$/, ""));
+        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes|nudges|vacation|extend|offer-seat|remove-player)$/, ""));
         // push.js offers notifications after a move (a nudge is not one).
         if (!path.endsWith("/nudges")) window.dispatchEvent(new CustomEvent("dixit:moved", { detail: { path } }));
         return view;

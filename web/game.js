@@ -5,8 +5,12 @@ import { CardImages } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { render } from "./render.js";
 import { countsOf, draftFor, emptyDraft, owesOf, sent, withChosen, withClue } from "./state.js";
+import { timeMarks } from "./table_state.js";
 import { act, focusOn, ui } from "./ui.js";
 import { ackText, nudgeRefusal, nudgeWords } from "./words.js";
+
+// The time left shown per player is redrawn at least this often, even when nothing else changed.
+const STALE_MS = 5 * 60 * 1000;
 
 // A link's ?card= is chosen for the owed move if that move can take it; nothing is sent.
 function preselected(game, draft, card) {
@@ -26,6 +30,7 @@ export function gameScreen(gameId, card = null) {
   let draft = emptyDraft();
   let pendingCard = card;
   let drawnVersion = null;
+  let drawnAt = 0; // when the screen was last drawn: time left, and whether Nudge is fair yet, date from then
   let focusAfterDraw = null; // what takes focus once the screen is drawn after a move
 
   function show(next) {
@@ -43,6 +48,7 @@ export function gameScreen(gameId, card = null) {
     // Someone else moved: the last notice (a copied link, the acknowledgement of a move) is stale now.
     if (drawnVersion !== null && game.version !== drawnVersion && !focusAfterDraw) ui.notify(null);
     drawnVersion = game.version;
+    drawnAt = Date.now();
     replace(root, render(game, draft, view));
     root.dataset.phase = game.phase;
     root.dataset.version = String(game.version);
@@ -80,6 +86,16 @@ export function gameScreen(gameId, card = null) {
         show(next);
         ui.notify(move ? ackText(move, body, next) : null);
         focusAfterDraw = "#status-line";
+        draw();
+      });
+    },
+    // Vacation, +24 h, offer a seat, remove a player: the API answers with the game, acknowledged in words.
+    absence(button, path, body, ackOf) {
+      return act(button, async () => {
+        const next = await api.move(path, body);
+        show(next);
+        ui.notify(ackOf(next));
+        focusAfterDraw = "#table-heading";
         draw();
       });
     },
@@ -131,7 +147,10 @@ export function gameScreen(gameId, card = null) {
 
   ui.poll(async () => {
     const { body, changed, wait } = await api.poll(`/games/${gameId}`);
-    if (changed || !game) {
+    // With no move, the screen still changes when a nudge becomes fair or a deadline passes.
+    const now = Date.now();
+    const marked = game && (timeMarks(game).some((m) => m > drawnAt && m <= now) || now - drawnAt > STALE_MS);
+    if (changed || !game || marked) {
       show(body);
       if (body.last_round) {
         images.remember(body.last_round.cards);

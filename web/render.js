@@ -12,6 +12,7 @@ import { reveal } from "./screens/reveal.js";
 import { scores } from "./screens/scores.js";
 import { status } from "./screens/status.js";
 import { submitPanel } from "./screens/submit.js";
+import { table } from "./screens/table.js";
 import { votePanel } from "./screens/vote.js";
 import { headingOf, namer, owesOf, panelOf, sectionsOf } from "./state.js";
 import { title } from "./ui.js";
@@ -25,6 +26,7 @@ const SECTIONS = {
   panel: (s, view) => PANELS[panelOf(s.game, s.owes)](s, view),
   reveal: (s, view) => reveal(s.game.last_round, { heading: `Round ${s.game.last_round.number} revealed` }, s, view),
   scores,
+  table,
   history,
 };
 

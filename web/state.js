@@ -127,6 +127,7 @@ export function sectionsOf(game) {
     revealFirst && "reveal",
     phase !== "finished" && "panel",
     "scores",
+    phase !== "finished" && "table",
     last && !revealFirst && "reveal",
     "history",
   ].filter(Boolean);

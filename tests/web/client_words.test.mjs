@@ -92,6 +92,15 @@ describe("the join preview", () => {
     assert.match(join.previewVerdict(preview({ phase: "voting" })).text, /already started/);
     assert.match(join.previewVerdict(preview({ phase: "finished" })).text, /over/);
   });
+
+  test("a game under way with an offered seat can be joined, and says it takes the seat", () => {
+    const offered = preview({ phase: "voting", offered_seats: 1, free_seats: 2 });
+    const verdict = join.previewVerdict(offered);
+    assert.equal(verdict.joinable, true);
+    assert.equal(verdict.seat, true);
+    assert.match(verdict.text, /offers a seat.*cards, its score/);
+    assert.deepEqual(join.previewFacts(offered).at(-1), ["Offered seats", "1"]);
+  });
 });
 
 describe("the new-game form", () => {

@@ -148,18 +148,20 @@ describe("the game screen", () => {
   test("a fresh reveal goes first at a round's first step, else after the scores", () => {
     const last_round = result;
     assert.deepEqual(state.sectionsOf(game({ phase: "lobby" })), ["lobby", "scores"]);
-    assert.deepEqual(state.sectionsOf(game({ phase: "storytelling" })), ["status", "panel", "scores", "history"]);
+    assert.deepEqual(state.sectionsOf(game({ phase: "storytelling" })), ["status", "panel", "scores", "table", "history"]);
     assert.deepEqual(state.sectionsOf(game({ phase: "storytelling", last_round })), [
       "status",
       "reveal",
       "panel",
       "scores",
+      "table",
       "history",
     ]);
     assert.deepEqual(state.sectionsOf(game({ phase: "voting", last_round })), [
       "status",
       "panel",
       "scores",
+      "table",
       "reveal",
       "history",
     ]);
