@@ -4,7 +4,7 @@
 import { CardImages } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { render } from "./render.js";
-import { countsOf, draftFor, emptyDraft, owesOf, sent, withChosen, withClue } from "./state.js";
+import { countsOf, draftFor, emptyDraft, owesOf, sent, stepOf, withChosen, withClue } from "./state.js";
 import { timeMarks } from "./table_state.js";
 import { act, focusOn, ui } from "./ui.js";
 import { ackText, nudgeRefusal, nudgeWords } from "./words.js";
@@ -30,6 +30,7 @@ export function gameScreen(gameId, card = null) {
   let draft = emptyDraft();
   let pendingCard = card;
   let drawnVersion = null;
+  let noticeStep = null; // the step of the game the notice on screen belongs to
   let drawnAt = 0; // when the screen was last drawn: time left, and whether Nudge is fair yet, date from then
   let focusAfterDraw = null; // what takes focus once the screen is drawn after a move
 
@@ -46,7 +47,11 @@ export function gameScreen(gameId, card = null) {
       pendingCard = null;
     }
     // Someone else moved: the last notice (a copied link, the acknowledgement of a move) is stale now.
+    // And whoever moved it, once the game is past the step a notice was given in, that notice goes.
+    const step = stepOf(game);
     if (drawnVersion !== null && game.version !== drawnVersion && !focusAfterDraw) ui.notify(null);
+    else if (noticeStep !== null && noticeStep !== step) ui.notify(null);
+    noticeStep = step;
     drawnVersion = game.version;
     drawnAt = Date.now();
     replace(root, render(game, draft, view));
@@ -85,6 +90,7 @@ export function gameScreen(gameId, card = null) {
         draft = sent(draft);
         show(next);
         ui.notify(move ? ackText(move, body, next) : null);
+        noticeStep = stepOf(next); // the acknowledgement speaks of the game as the move left it
         focusAfterDraw = "#status-line";
         draw();
       });
@@ -95,6 +101,7 @@ export function gameScreen(gameId, card = null) {
         const next = await api.move(path, body);
         show(next);
         ui.notify(ackOf(next));
+        noticeStep = stepOf(next);
         focusAfterDraw = "#table-heading";
         draw();
       });

@@ -16,7 +16,7 @@ export function previewFacts(preview) {
     ["Players", `${listOf(names)} (${names.length} of ${s.max_players})`],
     ["Rules", RULES[s.rules] || s.rules],
     ["Play until", `someone reaches ${s.target_score} points`],
-    ["Each move", `${s.move_timeout_hours} hours; then ${policy}`],
+    ["Each move", `${s.move_timeout_hours} hour${s.move_timeout_hours === 1 ? "" : "s"}; then ${policy}`],
     preview.phase !== "lobby" && preview.offered_seats > 0
       ? ["Offered seats", String(preview.offered_seats)]
       : ["Free seats", String(preview.free_seats)],

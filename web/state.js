@@ -110,6 +110,18 @@ export const cardsMove = (draft) => ({ card_ids: draft.chosen });
 
 // --- the game screen ---------------------------------------------------------------------------------
 
+// The game's name, heading every screen of it: its title, else its players ("You, Bob and Cy"), so that a
+// player with several games open always knows which one they are in.
+export function gameNameOf(game) {
+  if (game.settings?.title) return game.settings.title;
+  const me = game.you?.player_id;
+  const others = game.players.filter((p) => p.player_id !== me).map((p) => p.name);
+  return listOf(game.you ? ["You", ...others] : others) || "A game";
+}
+
+// Which step of the game a notice was about: an acknowledgement is stale once the game is past it.
+export const stepOf = (game) => `${game.round?.number ?? 0}:${game.phase}`;
+
 export function headingOf(game) {
   const title = PHASE_TITLES[game.phase] || game.phase;
   if (game.phase === "lobby" || game.phase === "finished" || !game.round) return title;

@@ -35,7 +35,7 @@ export function seatRows(game, now) {
   const extended = new Set(game.round?.extended || []);
   const host = Boolean(game.you) && me === game.host_id && inPlay(game);
   const staying = game.players.filter((p) => !p.leaving).length;
-  return game.players.map((p) => {
+  return game.players.map((p, i) => {
     const owed = waiting.get(p.player_id);
     const facts = [];
     if (owed) facts.push(`owes ${MOVE_WORDS[owed.move] || "a move"}: ${timeLeftText(owed.deadline, now)}`);
@@ -46,6 +46,7 @@ export function seatRows(game, now) {
     const mayHost = host && p.player_id !== me && Boolean(p.timed_out) && !p.leaving;
     return {
       playerId: p.player_id,
+      seat: i + 1, // what names the seat in the page: player ids stay out of the DOM
       name: p.name,
       you: p.player_id === me,
       facts,

@@ -145,6 +145,14 @@ describe("the game screen", () => {
     assert.equal(state.headingOf(game({ phase: "finished" })), "Game over");
   });
 
+  test("the game's name heads its screens: its title, else its players with you first", () => {
+    const g = game({ phase: "voting" });
+    assert.equal(state.gameNameOf({ ...g, settings: { ...g.settings, title: "Long table" } }), "Long table");
+    const names = g.players.filter((p) => p.player_id !== g.you.player_id).map((p) => p.name);
+    assert.equal(state.gameNameOf({ ...g, settings: { ...g.settings, title: null } }), ["You", ...names].join(", ").replace(/, ([^,]*)$/, " and $1"));
+    assert.notEqual(state.stepOf(game({ phase: "voting" })), state.stepOf(game({ phase: "finished" })));
+  });
+
   test("a fresh reveal goes first at a round's first step, else after the scores", () => {
     const last_round = result;
     assert.deepEqual(state.sectionsOf(game({ phase: "lobby" })), ["lobby", "scores"]);

@@ -7,6 +7,7 @@ import {
   inboxDeadline,
   inboxFacts,
   inboxOrder,
+  inboxOrigin,
   inboxStatus,
   playersLine,
   tabTitle,
@@ -18,6 +19,7 @@ function inboxItem(game, me) {
   const facts = inboxFacts(game, me);
   const deadline = inboxDeadline(game);
   const players = playersLine(game, me);
+  const origin = inboxOrigin(game, me);
   return h(
     "li",
     { "data-game": game.game_id },
@@ -29,6 +31,7 @@ function inboxItem(game, me) {
       players ? h("span", { class: "muted small" }, players) : null,
       facts ? h("span", { class: "muted" }, facts) : null,
       deadline ? h("span", { class: "small" }, deadline) : null,
+      origin ? h("span", { class: "muted small" }, origin) : null,
     ),
   );
 }

@@ -28,7 +28,7 @@ function seatItem(row, game, view) {
         {
           type: "button",
           class: "secondary",
-          id: `extend-${row.playerId}`,
+          id: `extend-${row.seat}`,
           onclick: (e) =>
             view.absence(e.currentTarget, `/games/${gameId}/extend`, { player_id: row.playerId }, (next) =>
               extendAck(next, row.playerId),
@@ -45,7 +45,7 @@ function seatItem(row, game, view) {
         {
           type: "button",
           class: "secondary",
-          id: `offer-${row.playerId}`,
+          id: `offer-${row.seat}`,
           onclick: (e) =>
             view.absence(e.currentTarget, `/games/${gameId}/offer-seat`, { player_id: row.playerId }, (next) =>
               offerAck(next, row.playerId),
@@ -62,7 +62,7 @@ function seatItem(row, game, view) {
         {
           type: "button",
           class: "secondary danger",
-          id: `remove-${row.playerId}`,
+          id: `remove-${row.seat}`,
           onclick: (e) => {
             if (!window.confirm(removeQuestion(row.name))) return;
             view.absence(e.currentTarget, `/games/${gameId}/remove-player`, { player_id: row.playerId }, (next) =>
@@ -76,7 +76,7 @@ function seatItem(row, game, view) {
   }
   return h(
     "li",
-    { "data-seat": row.playerId },
+    { "data-seat": String(row.seat) },
     h("strong", {}, row.name, row.you ? " (you)" : ""),
     row.facts.length ? h("span", { class: "small" }, ` · ${row.facts.join(" · ")}`) : null,
     buttons.length ? h("div", { class: "row seat-actions" }, buttons) : null,
@@ -85,7 +85,7 @@ function seatItem(row, game, view) {
           "div",
           { class: "seat-link" },
           linkField(ui.link(inviteHash(gameId, game)), `Link to ${row.name}'s seat: the first newcomer to open it takes the seat`, {
-            id: `seat-link-${row.playerId}`,
+            id: `seat-link-${row.seat}`,
             shareTitle: "Take a seat in my Dixit game",
           }),
         )
