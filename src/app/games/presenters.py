@@ -269,4 +269,5 @@ def inbox_game(entry: Membership) -> InboxGame:
         storyteller_id=entry.storyteller_id,
         clue=entry.clue,
         winners=list(entry.winners),
+        rematch_game_id=rematch_id(entry.game_id) if entry.phase is Phase.FINISHED else None,
     )

@@ -213,11 +213,14 @@ class WaitingOut(Schema):
     name: str = doc("Their name", "Bob")
     move: Literal["clue", "submit", "vote"] = doc("The move they owe", "submit")
     deadline: str = doc("When that move times out (ISO-8601 UTC)", DEADLINE)
-    nudge_after: str | None = doc(
-        "From when a hand nudge for this move is fair: a quarter of its time in (ISO-8601 UTC); null in the "
-        "games list",
-        "2026-06-01T12:00:00Z",
-        default=None,
+
+
+FAIR = "2026-06-01T12:00:00Z"
+
+
+class RoundWaitingOut(WaitingOut):
+    nudge_after: str = doc(
+        "From when a nudge by hand about this move is fair: a quarter of its time in (ISO-8601 UTC)", FAIR
     )
 
 
@@ -230,9 +233,9 @@ class RoundOut(Schema):
         "Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID, "alt": CARD_ALT}]
     )
     waiting_for: list[str] = doc("Ids of the players the game waits on, in seat order", [OTHER_ID])
-    waiting: list[WaitingOut] = doc(
+    waiting: list[RoundWaitingOut] = doc(
         "The players the game waits on, named, with the move each owes (never which cards)",
-        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE}],
+        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE, "nudge_after": FAIR}],
     )
     deadline: str | None = doc("When the owed moves of this phase time out; null when none is owed", DEADLINE)
     cards_to_submit: int = doc("How many cards each non-storyteller submits this round", 1)
@@ -387,6 +390,11 @@ class InboxGame(Schema):
     storyteller_id: str | None = doc("The round's storyteller; null outside a round", None, default=None)
     clue: str | None = doc("The round's clue once told; null before (or outside a round)", None, default=None)
     winners: list[str] = doc("Ids of the winners once finished", [], default_factory=list)
+    rematch_game_id: str | None = doc(
+        "Once finished: its rematch lobby's id, whether opened yet or not (its preview says who opened it)",
+        None,
+        default=None,
+    )
 
 
 class GamePreview(Schema):

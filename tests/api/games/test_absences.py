@@ -152,7 +152,7 @@ def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_
 
 
 def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeClock) -> None:
-    game_id = started(players[:3], target_score=1)
+    game_id = started(players[:3], target_score=1, visibility="private")
     clients = by_id(players[:3])
     for _ in range(20):
         body = view(players[0], game_id)
@@ -175,7 +175,14 @@ def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeCl
             clients[pid].post(f"/games/{game_id}/votes", {"card_ids": [choice]})
     assert view(players[0], game_id)["phase"] == "finished"
     invited = view(players[1], game_id)["rematch_game_id"]
+    # Before anyone opens it, its page says there is none; once opened, the finished game's players may
+    # read who opened it (the lobby is private, and they hold no invite code), and nobody else may.
+    assert_problem(players[2].get(f"/games/{invited}/preview"), 404, "game_not_found")
     one = players[1].post(f"/games/{game_id}/rematch")
+    page = players[2].get(f"/games/{invited}/preview")
+    assert page.status == 200, page.raw
+    assert (page.body["host_name"], page.body["joinable"]) == (players[1].name, True)
+    assert_problem(players[5].get(f"/games/{invited}/preview"), 403, "invite_required")
     two = players[2].post(f"/games/{game_id}/rematch")
     assert one.status == two.status == 200, (one.raw, two.raw)
     assert one.body["game_id"] == two.body["game_id"] == invited != game_id
