@@ -152,12 +152,27 @@ export function gameScreen(gameId, card = null) {
     return { list, complete: false };
   }
 
+  // A finished game's rematch: its lobby's page says who opened it and who is in (null: nobody yet).
+  // Looked up only while the game is over, as often as the finished game is polled (once a minute).
+  async function rematchPage(next) {
+    if (next.phase !== "finished" || !next.you || !next.rematch_game_id) return undefined;
+    try {
+      return await api.call("GET", `/games/${next.rematch_game_id}/preview`);
+    } catch (error) {
+      if (error.status === 404) return null;
+      throw error;
+    }
+  }
+
   ui.poll(async () => {
     const { body, changed, wait } = await api.poll(`/games/${gameId}`);
+    const rematch = await rematchPage(body);
+    const rematchChanged = JSON.stringify(rematch) !== JSON.stringify(view.rematch);
+    view.rematch = rematch;
     // With no move, the screen still changes when a nudge becomes fair or a deadline passes.
     const now = Date.now();
     const marked = game && (timeMarks(game).some((m) => m > drawnAt && m <= now) || now - drawnAt > STALE_MS);
-    if (changed || !game || marked) {
+    if (changed || !game || marked || rematchChanged) {
       show(body);
       if (body.last_round) {
         images.remember(body.last_round.cards);
