@@ -12,6 +12,7 @@ import { notificationsScreen } from "./screens/notifications.js";
 import { verifyEmailElsewhereScreen, verifyEmailScreen } from "./screens/links.js";
 import { registerScreen } from "./screens/register.js";
 import { signInLinkScreen, signInScreen } from "./screens/signin.js";
+import { HINT_SEEN_KEY, HOME_SCREEN_HINT, OFFLINE_TEXT, showHomeScreenHint } from "./install_state.js";
 import { offerPushAfterMoves, turnOff } from "./push.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
@@ -73,6 +74,41 @@ function route() {
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
+
+// Offline, the service worker serves the shell and the last answers stay on screen: say so.
+function showOffline() {
+  const box = document.getElementById("offline");
+  box.textContent = navigator.onLine ? "" : OFFLINE_TEXT;
+  box.hidden = navigator.onLine;
+}
+
+// Once, on an iPhone or iPad: push reaches a web page there only from the home screen.
+function homeScreenHint() {
+  const box = document.getElementById("home-screen-hint");
+  let seen = true;
+  try {
+    seen = Boolean(window.localStorage.getItem(HINT_SEEN_KEY));
+  } catch {
+    // No storage (a private window): showing it on every visit would nag, so never show it.
+  }
+  const standalone = window.navigator.standalone === true || window.matchMedia?.("(display-mode: standalone)").matches;
+  if (!showHomeScreenHint({ userAgent: navigator.userAgent, maxTouchPoints: navigator.maxTouchPoints, standalone, seen })) return;
+  window.localStorage.setItem(HINT_SEEN_KEY, new Date().toISOString());
+  const close = h("button", { type: "button", class: "secondary", id: "home-screen-hint-close" }, "Got it");
+  close.addEventListener("click", () => {
+    box.hidden = true;
+  });
+  replace(box, h("p", {}, HOME_SCREEN_HINT), close);
+  box.hidden = false;
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register(new URL("sw.js", document.baseURI), { scope: "./" }).catch(() => {});
+}
+window.addEventListener("online", showOffline);
+window.addEventListener("offline", showOffline);
+showOffline();
+homeScreenHint();
 
 onRoute(route);
 window.addEventListener("hashchange", route);
