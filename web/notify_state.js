@@ -6,6 +6,19 @@ export const CHANNELS = [
   ["web_push", "This browser and others you turned on"],
   ["device_push", "The phone apps"],
 ];
+// The channels this player has somewhere to be reached on: a confirmed email, a browser that takes
+// notifications (this one, or one they turned them on in), a phone app registered. Only those are rows.
+export function channelsShown({ emailVerified, webPushSubscriptions, pushInThisBrowser, devices }) {
+  return CHANNELS.map(([channel]) => channel).filter(
+    (channel) =>
+      ({
+        email: Boolean(emailVerified),
+        web_push: webPushSubscriptions > 0 || Boolean(pushInThisBrowser),
+        device_push: devices > 0,
+      })[channel],
+  );
+}
+
 export const KINDS = [
   ["your_turn", "Your turn"],
   ["reminder", "Reminders"],

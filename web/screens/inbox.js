@@ -1,5 +1,6 @@
 // The inbox: this player's games (their turn first, then the rest, then the latest finished ones), the
-// public games waiting for players, and the token that brings this player to another device.
+// public games waiting for players. (The token that brings this player to another device is on the
+// account screen.)
 
 import { h, replace } from "../dom.js";
 import {
@@ -146,12 +147,5 @@ export function inboxScreen() {
     h("h2", {}, "Open games"),
     open,
     refresh,
-    h(
-      "details",
-      { class: "token" },
-      h("summary", {}, "Your token"),
-      h("p", { class: "small" }, "Keep it to play from another device. Anyone with it plays as you."),
-      h("code", { class: "break" }, api.token),
-    ),
   ];
 }
