@@ -1,5 +1,6 @@
 """The no-stall controls from the web client at phone size: a vacation, +24 h, a seat offered to a newcomer
-who takes it, and a timed-out player removed by the host, every one acknowledged in words.
+who takes it, and a timed-out player removed by the host, every one acknowledged in words; then the game
+ends and its rematch is opened from one end screen and joined from another and from the games list.
 
 The ordinary moves (clue, cards, votes) go through the API with the phones' own tokens: the pages under
 test here are the controls a host and their friends use on a silent player. Time passes as in
@@ -17,7 +18,9 @@ from typing import Any
 
 import pytest
 
+from ..api.json_bot import play_to_the_end
 from ..e2e.test_e2e_absences import sweep_in
+from ..e2e.test_e2e_http import HttpClient
 from ..local_stack.test_local_serve import Served, start_serve, stop
 from .web import PHONE, WebPlayer, api_call, chromium, post_json, screenshot, static_site
 
@@ -152,5 +155,30 @@ def test_a_host_keeps_a_table_going_from_the_web_vacation_extension_offered_seat
         seen = look(stack, eve, game_id)
         assert {c["card_id"] for c in seen["you"]["hand"]} == bob_hand
         assert [p["name"] for p in seen["players"]] == ["Eve" if p is bob else p.name for p in seated]
+
+        # The game plays on to its end (bots with the phones' tokens), then
+        # Ada opens the rematch from her end screen, Eve joins from hers and Di from the games list.
+        members = [eve if p is bob else p for p in seated]
+        ids[eve.name] = api_call(stack.api_url, "/players/me", eve.token)["player_id"]
+        bots = [HttpClient(p.name, p.token, ids[p.name], base_url=stack.api_url) for p in members]
+        final = play_to_the_end(bots, game_id, seed=5)
+        assert final["phase"] == "finished"
+        ada.catch_up()
+        ada.page.wait_for_selector(".game[data-phase=finished] #rematch")
+        ada.page.click("#rematch")
+        ada.page.wait_for_selector(".game[data-phase=lobby]")
+        lobby_id = ada.game_id
+        eve.open(f"{client}#/game/{game_id}")
+        eve.page.wait_for_selector("#rematch-news")
+        assert eve.page.inner_text("#rematch-news").startswith("Ada opened a rematch.")
+        eve.page.click("#rematch")
+        eve.page.wait_for_selector(".game[data-phase=lobby]")
+        di.open(client)
+        di.page.wait_for_selector(f"[data-rematch='{game_id}']")
+        di.assert_accessible("the games list with a rematch to join")
+        di.page.click(f"[data-rematch='{game_id}']")
+        di.page.wait_for_selector(".game[data-phase=lobby]")
+        lobby = api_call(stack.api_url, f"/games/{lobby_id}", ada.token)
+        assert sorted(p["name"] for p in lobby["players"]) == sorted(["Ada", "Eve", di.name])
         for player in phones.values():
             assert player.errors == [], (player.name, player.errors)
