@@ -174,10 +174,11 @@ export function gameScreen(gameId, card = null) {
     const marked = game && (timeMarks(game).some((m) => m > drawnAt && m <= now) || now - drawnAt > STALE_MS);
     if (changed || !game || marked || rematchChanged) {
       show(body);
-      if (body.last_round) {
-        images.remember(body.last_round.cards);
-        await images.ensure(body.last_round.cards.map((c) => c.card_id), body.settings?.decks);
-      }
+      if (body.last_round) images.remember(body.last_round.cards);
+      // The reveal's cards, and this player's own cards on the table when they were played from another
+      // device (no longer in the hand this page saw): their pictures come from the deck's listing, once.
+      const shown = [...(body.last_round?.cards || []).map((c) => c.card_id), ...(body.you?.submitted || [])];
+      await images.ensure(shown, body.settings?.decks);
       draw();
     }
     // A finished game changes no more: look again now and then only, in case the API says otherwise.
