@@ -2,6 +2,7 @@
 // which screen an address names, the checks on an email address and a mailed code, the rows of the
 // sessions list, what the email part of the account screen shows, and the API's problems in words.
 
+import { timeZoneOptions } from "./state.js";
 import { problemWords } from "./words.js";
 
 const CODE_LENGTH = 6;
@@ -100,7 +101,7 @@ export function deviceLabel(userAgent) {
 }
 
 function dateText(when) {
-  return when.toLocaleDateString([], { dateStyle: "medium" });
+  return when.toLocaleDateString([], { dateStyle: "medium", ...timeZoneOptions() });
 }
 
 // The time the API recorded the session's last use, exactly, in the player's own clock: "Last used in
@@ -108,7 +109,7 @@ function dateText(when) {
 export function lastUsedText(iso) {
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return "Last use unknown";
-  return `Last used ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`;
+  return `Last used ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short", ...timeZoneOptions() })}`;
 }
 
 function deviceName(device) {
@@ -167,7 +168,7 @@ export function codeSentText(panel) {
 export function expiryText(iso) {
   const when = new Date(iso);
   if (!iso || Number.isNaN(when.getTime())) return null;
-  return `The code works until ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+  return `The code works until ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", ...timeZoneOptions() })}.`;
 }
 
 // --- the API's problems in words -----------------------------------------------------------------------

@@ -80,12 +80,22 @@ export class Api {
     this.storage.setItem(this.prefix + "me", JSON.stringify(me));
   }
 
+  // The time zone saved in the player's notification settings (null: not known yet on this device).
+  get zone() {
+    return this.storage.getItem(this.prefix + "zone");
+  }
+
+  rememberZone(zone) {
+    this.storage.setItem(this.prefix + "zone", zone || "");
+  }
+
   rememberMe(me) {
     this.storage.setItem(this.prefix + "me", JSON.stringify(me));
   }
 
   forget() {
     this.storage.removeItem(this.prefix + "token");
+    this.storage.removeItem(this.prefix + "zone");
     this.storage.removeItem(this.prefix + "me");
     this.cache.clear();
   }

@@ -13,7 +13,9 @@ import { verifyEmailElsewhereScreen, verifyEmailScreen } from "./screens/links.j
 import { registerScreen } from "./screens/register.js";
 import { signInLinkScreen, signInScreen } from "./screens/signin.js";
 import { HINT_SEEN_KEY, HOME_SCREEN_HINT, OFFLINE_TEXT, showHomeScreenHint } from "./install_state.js";
+import { shownZone } from "./notify_state.js";
 import { offerPushAfterMoves, turnOff } from "./push.js";
+import { useTimeZone } from "./state.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
 const { api, main } = ui;
@@ -110,8 +112,21 @@ window.addEventListener("offline", showOffline);
 showOffline();
 homeScreenHint();
 
+// Times in the player's saved zone: known from an earlier visit, else asked once on this device (the
+// notifications screen keeps it up to date when it is changed there).
+async function learnZone() {
+  if (!api.token || api.zone !== null) return;
+  const prefs = await api.call("GET", "/players/me/notifications");
+  const zone = shownZone(prefs.time_zone);
+  api.rememberZone(zone);
+  useTimeZone(zone);
+  if (zone) route(); // what is on screen was told in the browser's zone
+}
+useTimeZone(api.zone);
+
 onRoute(route);
 window.addEventListener("hashchange", route);
 window.addEventListener("dixit:me", showWho);
 offerPushAfterMoves();
 route();
+learnZone().catch(() => {});

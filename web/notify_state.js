@@ -28,6 +28,9 @@ export const KINDS = [
 const DEFAULT_ZONE = "UTC";
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
+// The zone times are told in: the saved one, unless it is only the default (the browser's is better then).
+export const shownZone = (saved) => (saved && saved !== DEFAULT_ZONE ? saved : "");
+
 // The zone to show: the player's saved one, unless it is still the default and the browser knows better.
 export function startingZone(saved, browserZone) {
   if (saved && saved !== DEFAULT_ZONE) return { zone: saved, fromBrowser: false };

@@ -30,9 +30,27 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+// Times are told in the player's saved time zone (their notification settings), so that a deadline reads
+// the same here as in their mails; until it is known, or if the browser does not know it, the browser's.
+let savedZone = null;
+
+export function useTimeZone(zone) {
+  savedZone = null;
+  if (!zone) return;
+  try {
+    new Intl.DateTimeFormat([], { timeZone: zone });
+    savedZone = zone;
+  } catch {
+    // An unknown zone: the browser's own is the next best.
+  }
+}
+
+export const timeZoneOptions = () => (savedZone ? { timeZone: savedZone } : {});
+
 export function timeText(iso) {
   const when = new Date(iso);
-  return Number.isNaN(when.getTime()) ? iso : when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  if (Number.isNaN(when.getTime())) return iso;
+  return when.toLocaleString([], { dateStyle: "medium", timeStyle: "short", ...timeZoneOptions() });
 }
 
 // The planned `you.owes`, or the same thing worked out from waiting_for and the rules.

@@ -98,6 +98,9 @@ def test_a_browser_subscribes_gets_its_turn_decrypted_loses_it_on_410_and_is_off
         ada.page.click("#notify-save")
         ada.page.wait_for_selector("#notice:has-text('Saved')")
         assert api_call(api, "/players/me/notifications", ada.token)["time_zone"] == "Europe/Paris"
+        # From now on this device tells every time in the zone saved there.
+        zone = "() => Object.entries(localStorage).find(([k]) => k.endsWith(':zone'))?.[1] ?? null"
+        assert ada.page.evaluate(zone) == "Europe/Paris"
         (stored,) = api_call(api, "/players/me/web-push", ada.token)["subscriptions"]
         assert "/_local/push/endpoints/" in stored["endpoint"]
         local_id = stored["endpoint"].rsplit("/", 1)[1]

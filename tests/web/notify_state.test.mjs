@@ -67,3 +67,11 @@ describe("the channels shown", () => {
     assert.deepEqual(ns.channelsShown({ ...none, emailVerified: true, devices: 2 }), ["email", "device_push"]);
   });
 });
+
+describe("the zone times are told in", () => {
+  test("the saved zone, unless it is only the default", () => {
+    assert.equal(ns.shownZone("Europe/Paris"), "Europe/Paris");
+    assert.equal(ns.shownZone("UTC"), "");
+    assert.equal(ns.shownZone(undefined), "");
+  });
+});

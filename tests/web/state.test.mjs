@@ -317,3 +317,15 @@ describe("what a player reads while they wait", () => {
     assert.equal(state.playedHeading(false, 2), "The 2 cards you played");
   });
 });
+
+describe("times in the player's saved zone", () => {
+  test("a deadline is told in the zone saved in the settings, else in the browser's", () => {
+    const iso = "2026-12-01T23:30:00Z";
+    state.useTimeZone("Asia/Tokyo");
+    assert.match(state.timeText(iso), /Dec 2, 2026.*8:30/);
+    state.useTimeZone("Not/A_Zone"); // unknown to this browser: its own zone instead
+    assert.deepEqual(state.timeZoneOptions(), {});
+    state.useTimeZone(null);
+    assert.equal(state.timeText("not a time"), "not a time");
+  });
+});

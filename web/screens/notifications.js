@@ -3,7 +3,8 @@
 // channel gets, the daily digest.
 
 import { h, replace } from "../dom.js";
-import { CHANNELS, KINDS, channelsShown, formProblem, formValues, preferencesBody } from "../notify_state.js";
+import { CHANNELS, KINDS, channelsShown, formProblem, formValues, preferencesBody, shownZone } from "../notify_state.js";
+import { useTimeZone } from "../state.js";
 import { isOn, pushSupported, turnOff, turnOn } from "../push.js";
 import { act, title, ui } from "../ui.js";
 
@@ -128,7 +129,10 @@ function preferencesForm(prefs, shown) {
           return;
         }
         act(save, async () => {
-          await api.call("PUT", "/players/me/notifications", preferencesBody(values()));
+          const saved = await api.call("PUT", "/players/me/notifications", preferencesBody(values()));
+          // Times everywhere are now told in the zone just saved.
+          api.rememberZone(shownZone(saved?.time_zone ?? values().timeZone));
+          useTimeZone(api.zone);
           ui.notify("Saved.");
         });
       },
