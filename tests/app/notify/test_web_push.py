@@ -301,3 +301,11 @@ def test_a_subscription_past_its_expiration_time_is_removed_without_a_push(
     assert web_push.push(note(ada)) == 1
     assert [endpoint for endpoint, *_ in sender.sent] == [f"{ENDPOINT}/fresh"]
     assert [s.subscription_id for s in web_push.subscriptions(ada)] == ["fresh"]
+
+
+def test_web_push_reaches_a_player_only_once_a_browser_of_theirs_subscribed(
+    web_push: WebPush, ada: PlayerRecord
+) -> None:
+    assert not web_push.reaches(note(ada))
+    subscribe(web_push, ada)
+    assert web_push.reaches(note(ada))
