@@ -2,12 +2,11 @@
 // which screen an address names, the checks on an email address and a mailed code, the rows of the
 // sessions list, what the email part of the account screen shows, and the API's problems in words.
 
+import { timeZoneOptions } from "./state.js";
 import { problemWords } from "./words.js";
 
 const CODE_LENGTH = 6;
 const DEFAULT_DEVICE = "unnamed device"; // what the API names a session opened without a label
-const HOUR = 3600 * 1000;
-const DAY = 24 * HOUR;
 
 function decoded(part) {
   try {
@@ -102,18 +101,15 @@ export function deviceLabel(userAgent) {
 }
 
 function dateText(when) {
-  return when.toLocaleDateString([], { dateStyle: "medium" });
+  return when.toLocaleDateString([], { dateStyle: "medium", ...timeZoneOptions() });
 }
 
-// The API records a session's last use to within an hour, so nothing finer is claimed here.
-export function lastUsedText(iso, now = new Date()) {
+// The time the API recorded the session's last use, exactly, in the player's own clock: "Last used in
+// the last hour" was read as a session used seconds ago. (The API records a use at most once an hour.)
+export function lastUsedText(iso) {
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return "Last use unknown";
-  const ago = now.getTime() - when.getTime();
-  if (ago < HOUR) return "Last used in the last hour";
-  if (ago < DAY) return `Last used ${Math.floor(ago / HOUR)} hour${ago < 2 * HOUR ? "" : "s"} ago`;
-  if (ago < 7 * DAY) return `Last used ${Math.floor(ago / DAY)} day${ago < 2 * DAY ? "" : "s"} ago`;
-  return `Last used on ${dateText(when)}`;
+  return `Last used ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short", ...timeZoneOptions() })}`;
 }
 
 function deviceName(device) {
@@ -172,7 +168,7 @@ export function codeSentText(panel) {
 export function expiryText(iso) {
   const when = new Date(iso);
   if (!iso || Number.isNaN(when.getTime())) return null;
-  return `The code works until ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+  return `The code works until ${when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", ...timeZoneOptions() })}.`;
 }
 
 // --- the API's problems in words -----------------------------------------------------------------------

@@ -80,12 +80,22 @@ export class Api {
     this.storage.setItem(this.prefix + "me", JSON.stringify(me));
   }
 
+  // The time zone saved in the player's notification settings (null: not known yet on this device).
+  get zone() {
+    return this.storage.getItem(this.prefix + "zone");
+  }
+
+  rememberZone(zone) {
+    this.storage.setItem(this.prefix + "zone", zone || "");
+  }
+
   rememberMe(me) {
     this.storage.setItem(this.prefix + "me", JSON.stringify(me));
   }
 
   forget() {
     this.storage.removeItem(this.prefix + "token");
+    this.storage.removeItem(this.prefix + "zone");
     this.storage.removeItem(this.prefix + "me");
     this.cache.clear();
   }
@@ -182,7 +192,7 @@ export class Api {
       if (response.ok) {
         this.failedMove = null;
         const view = await response.json();
-        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes|nudges)$/, ""));
+        this.cache.delete(path.replace(/\/(join|leave|start|clue|submissions|votes|nudges|vacation|extend|offer-seat|remove-player)$/, ""));
         // push.js offers notifications after a move (a nudge is not one).
         if (!path.endsWith("/nudges")) window.dispatchEvent(new CustomEvent("dixit:moved", { detail: { path } }));
         return view;

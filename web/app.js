@@ -12,7 +12,10 @@ import { notificationsScreen } from "./screens/notifications.js";
 import { verifyEmailElsewhereScreen, verifyEmailScreen } from "./screens/links.js";
 import { registerScreen } from "./screens/register.js";
 import { signInLinkScreen, signInScreen } from "./screens/signin.js";
+import { HINT_SEEN_KEY, HOME_SCREEN_HINT, OFFLINE_TEXT, showHomeScreenHint } from "./install_state.js";
+import { shownZone } from "./notify_state.js";
 import { offerPushAfterMoves, turnOff } from "./push.js";
+import { useTimeZone } from "./state.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
 const { api, main } = ui;
@@ -74,8 +77,56 @@ function route() {
   window.scrollTo(0, 0);
 }
 
+// Offline, the service worker serves the shell and the last answers stay on screen: say so.
+function showOffline() {
+  const box = document.getElementById("offline");
+  box.textContent = navigator.onLine ? "" : OFFLINE_TEXT;
+  box.hidden = navigator.onLine;
+}
+
+// Once, on an iPhone or iPad: push reaches a web page there only from the home screen.
+function homeScreenHint() {
+  const box = document.getElementById("home-screen-hint");
+  let seen = true;
+  try {
+    seen = Boolean(window.localStorage.getItem(HINT_SEEN_KEY));
+  } catch {
+    // No storage (a private window): showing it on every visit would nag, so never show it.
+  }
+  const standalone = window.navigator.standalone === true || window.matchMedia?.("(display-mode: standalone)").matches;
+  if (!showHomeScreenHint({ userAgent: navigator.userAgent, maxTouchPoints: navigator.maxTouchPoints, standalone, seen })) return;
+  window.localStorage.setItem(HINT_SEEN_KEY, new Date().toISOString());
+  const close = h("button", { type: "button", class: "secondary", id: "home-screen-hint-close" }, "Got it");
+  close.addEventListener("click", () => {
+    box.hidden = true;
+  });
+  replace(box, h("p", {}, HOME_SCREEN_HINT), close);
+  box.hidden = false;
+}
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register(new URL("sw.js", document.baseURI), { scope: "./" }).catch(() => {});
+}
+window.addEventListener("online", showOffline);
+window.addEventListener("offline", showOffline);
+showOffline();
+homeScreenHint();
+
+// Times in the player's saved zone: known from an earlier visit, else asked once on this device (the
+// notifications screen keeps it up to date when it is changed there).
+async function learnZone() {
+  if (!api.token || api.zone !== null) return;
+  const prefs = await api.call("GET", "/players/me/notifications");
+  const zone = shownZone(prefs.time_zone);
+  api.rememberZone(zone);
+  useTimeZone(zone);
+  if (zone) route(); // what is on screen was told in the browser's zone
+}
+useTimeZone(api.zone);
+
 onRoute(route);
 window.addEventListener("hashchange", route);
 window.addEventListener("dixit:me", showWho);
 offerPushAfterMoves();
 route();
+learnZone().catch(() => {});

@@ -4,9 +4,13 @@
 import { CardImages } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { render } from "./render.js";
-import { countsOf, draftFor, emptyDraft, owesOf, sent, withChosen, withClue } from "./state.js";
+import { countsOf, draftFor, emptyDraft, owesOf, sent, stepOf, withChosen, withClue } from "./state.js";
+import { timeMarks } from "./table_state.js";
 import { act, focusOn, ui } from "./ui.js";
 import { ackText, nudgeRefusal, nudgeWords } from "./words.js";
+
+// The time left shown per player is redrawn at least this often, even when nothing else changed.
+const STALE_MS = 5 * 60 * 1000;
 
 // A link's ?card= is chosen for the owed move if that move can take it; nothing is sent.
 function preselected(game, draft, card) {
@@ -26,6 +30,8 @@ export function gameScreen(gameId, card = null) {
   let draft = emptyDraft();
   let pendingCard = card;
   let drawnVersion = null;
+  let noticeStep = null; // the step of the game the notice on screen belongs to
+  let drawnAt = 0; // when the screen was last drawn: time left, and whether Nudge is fair yet, date from then
   let focusAfterDraw = null; // what takes focus once the screen is drawn after a move
 
   function show(next) {
@@ -41,8 +47,13 @@ export function gameScreen(gameId, card = null) {
       pendingCard = null;
     }
     // Someone else moved: the last notice (a copied link, the acknowledgement of a move) is stale now.
+    // And whoever moved it, once the game is past the step a notice was given in, that notice goes.
+    const step = stepOf(game);
     if (drawnVersion !== null && game.version !== drawnVersion && !focusAfterDraw) ui.notify(null);
+    else if (noticeStep !== null && noticeStep !== step) ui.notify(null);
+    noticeStep = step;
     drawnVersion = game.version;
+    drawnAt = Date.now();
     replace(root, render(game, draft, view));
     root.dataset.phase = game.phase;
     root.dataset.version = String(game.version);
@@ -79,7 +90,19 @@ export function gameScreen(gameId, card = null) {
         draft = sent(draft);
         show(next);
         ui.notify(move ? ackText(move, body, next) : null);
+        noticeStep = stepOf(next); // the acknowledgement speaks of the game as the move left it
         focusAfterDraw = "#status-line";
+        draw();
+      });
+    },
+    // Vacation, +24 h, offer a seat, remove a player: the API answers with the game, acknowledged in words.
+    absence(button, path, body, ackOf) {
+      return act(button, async () => {
+        const next = await api.move(path, body);
+        show(next);
+        ui.notify(ackOf(next));
+        noticeStep = stepOf(next);
+        focusAfterDraw = "#table-heading";
         draw();
       });
     },
@@ -129,14 +152,33 @@ export function gameScreen(gameId, card = null) {
     return { list, complete: false };
   }
 
+  // A finished game's rematch: its lobby's page says who opened it and who is in (null: nobody yet).
+  // Looked up only while the game is over, as often as the finished game is polled (once a minute).
+  async function rematchPage(next) {
+    if (next.phase !== "finished" || !next.you || !next.rematch_game_id) return undefined;
+    try {
+      return await api.call("GET", `/games/${next.rematch_game_id}/preview`);
+    } catch (error) {
+      if (error.status === 404) return null;
+      throw error;
+    }
+  }
+
   ui.poll(async () => {
     const { body, changed, wait } = await api.poll(`/games/${gameId}`);
-    if (changed || !game) {
+    const rematch = await rematchPage(body);
+    const rematchChanged = JSON.stringify(rematch) !== JSON.stringify(view.rematch);
+    view.rematch = rematch;
+    // With no move, the screen still changes when a nudge becomes fair or a deadline passes.
+    const now = Date.now();
+    const marked = game && (timeMarks(game).some((m) => m > drawnAt && m <= now) || now - drawnAt > STALE_MS);
+    if (changed || !game || marked || rematchChanged) {
       show(body);
-      if (body.last_round) {
-        images.remember(body.last_round.cards);
-        await images.ensure(body.last_round.cards.map((c) => c.card_id), body.settings?.decks);
-      }
+      if (body.last_round) images.remember(body.last_round.cards);
+      // The reveal's cards, and this player's own cards on the table when they were played from another
+      // device (no longer in the hand this page saw): their pictures come from the deck's listing, once.
+      const shown = [...(body.last_round?.cards || []).map((c) => c.card_id), ...(body.you?.submitted || [])];
+      await images.ensure(shown, body.settings?.decks);
       draw();
     }
     // A finished game changes no more: look again now and then only, in case the API says otherwise.

@@ -31,6 +31,16 @@ export function playersLine(game, me) {
   return `With ${listOf(seatedOf(game).filter((p) => p.player_id !== me).map((p) => p.name)) || "nobody yet"}`;
 }
 
+// What tells an untitled game from another with the same players: who hosts it and when it last moved.
+export function inboxOrigin(game, me) {
+  if (game.title) return null;
+  const host = game.host_id ? (game.host_id === me ? "you" : nameIn(game, me)(game.host_id)) : null;
+  const parts = [];
+  if (host) parts.push(`Hosted by ${host}`);
+  if (game.updated_at) parts.push(`last change ${timeText(game.updated_at)}`);
+  return parts.join(" · ") || null;
+}
+
 export function inboxStatus(game, me) {
   const nameOf = nameIn(game, me);
   if (game.phase === "finished") {

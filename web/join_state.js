@@ -16,13 +16,22 @@ export function previewFacts(preview) {
     ["Players", `${listOf(names)} (${names.length} of ${s.max_players})`],
     ["Rules", RULES[s.rules] || s.rules],
     ["Play until", `someone reaches ${s.target_score} points`],
-    ["Each move", `${s.move_timeout_hours} hours; then ${policy}`],
-    ["Free seats", String(preview.free_seats)],
+    ["Each move", `${s.move_timeout_hours} hour${s.move_timeout_hours === 1 ? "" : "s"}; then ${policy}`],
+    preview.phase !== "lobby" && preview.offered_seats > 0
+      ? ["Offered seats", String(preview.offered_seats)]
+      : ["Free seats", String(preview.free_seats)],
   ];
 }
 
 export function previewVerdict(preview) {
   if (preview.phase === "finished") return { joinable: false, text: "This game is over: it cannot be joined." };
+  if (preview.phase !== "lobby" && preview.offered_seats > 0) {
+    return {
+      joinable: true,
+      seat: true,
+      text: "This game is under way and the host offers a seat: join to take it, with its cards, its score and its place in the round.",
+    };
+  }
   if (preview.phase !== "lobby") {
     return { joinable: false, text: "This game has already started: no one can join it now." };
   }

@@ -6,6 +6,19 @@ export const CHANNELS = [
   ["web_push", "This browser and others you turned on"],
   ["device_push", "The phone apps"],
 ];
+// The channels this player has somewhere to be reached on: a confirmed email, a browser that takes
+// notifications (this one, or one they turned them on in), a phone app registered. Only those are rows.
+export function channelsShown({ emailVerified, webPushSubscriptions, pushInThisBrowser, devices }) {
+  return CHANNELS.map(([channel]) => channel).filter(
+    (channel) =>
+      ({
+        email: Boolean(emailVerified),
+        web_push: webPushSubscriptions > 0 || Boolean(pushInThisBrowser),
+        device_push: devices > 0,
+      })[channel],
+  );
+}
+
 export const KINDS = [
   ["your_turn", "Your turn"],
   ["reminder", "Reminders"],
@@ -14,6 +27,9 @@ export const KINDS = [
 ];
 const DEFAULT_ZONE = "UTC";
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+// The zone times are told in: the saved one, unless it is only the default (the browser's is better then).
+export const shownZone = (saved) => (saved && saved !== DEFAULT_ZONE ? saved : "");
 
 // The zone to show: the player's saved one, unless it is still the default and the browser knows better.
 export function startingZone(saved, browserZone) {

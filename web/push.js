@@ -141,8 +141,13 @@ function offer() {
   document.getElementById("notice").after(box);
 }
 
+// Whether this page already asked the API after a move: once per page load, not once per move (a game
+// of 28 moves asked 28 times whether push was on).
+let askedAfterMove = false;
+
 async function offerAfterMove(event) {
-  if (!MOVE_PATH.test(event.detail?.path || "") || !pushSupported()) return;
+  if (!MOVE_PATH.test(event.detail?.path || "") || !pushSupported() || askedAfterMove) return;
+  askedAfterMove = true;
   if (localStorage.getItem(OFFER_KEY) === "dismissed" || Notification.permission === "denied") return;
   try {
     if (await isOn()) return;

@@ -12,8 +12,9 @@ import { reveal } from "./screens/reveal.js";
 import { scores } from "./screens/scores.js";
 import { status } from "./screens/status.js";
 import { submitPanel } from "./screens/submit.js";
+import { table } from "./screens/table.js";
 import { votePanel } from "./screens/vote.js";
-import { headingOf, namer, owesOf, panelOf, sectionsOf } from "./state.js";
+import { gameNameOf, headingOf, namer, owesOf, panelOf, sectionsOf } from "./state.js";
 import { title } from "./ui.js";
 
 const PANELS = { watching, clue: cluePanel, submit: submitPanel, vote: votePanel, hand: handPanel };
@@ -25,12 +26,16 @@ const SECTIONS = {
   panel: (s, view) => PANELS[panelOf(s.game, s.owes)](s, view),
   reveal: (s, view) => reveal(s.game.last_round, { heading: `Round ${s.game.last_round.number} revealed` }, s, view),
   scores,
+  table,
   history,
 };
 
 export function render(game, draft, view) {
   const owes = owesOf(game);
-  const parts = [title(headingOf(game))];
+  const name = gameNameOf(game);
+  const step = headingOf(game);
+  const parts = [title(name), h("p", { class: "step", id: "step" }, step)];
+  document.title = `${name} · ${step} · Dixit by mail`;
   // Seen from another tab, or in the phone's app switcher.
   if (owes) document.title = `Your turn · ${document.title}`;
   const s = { game, draft, owes, ...namer(game) };

@@ -30,9 +30,27 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+// Times are told in the player's saved time zone (their notification settings), so that a deadline reads
+// the same here as in their mails; until it is known, or if the browser does not know it, the browser's.
+let savedZone = null;
+
+export function useTimeZone(zone) {
+  savedZone = null;
+  if (!zone) return;
+  try {
+    new Intl.DateTimeFormat([], { timeZone: zone });
+    savedZone = zone;
+  } catch {
+    // An unknown zone: the browser's own is the next best.
+  }
+}
+
+export const timeZoneOptions = () => (savedZone ? { timeZone: savedZone } : {});
+
 export function timeText(iso) {
   const when = new Date(iso);
-  return Number.isNaN(when.getTime()) ? iso : when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  if (Number.isNaN(when.getTime())) return iso;
+  return when.toLocaleString([], { dateStyle: "medium", timeStyle: "short", ...timeZoneOptions() });
 }
 
 // The planned `you.owes`, or the same thing worked out from waiting_for and the rules.
@@ -110,6 +128,18 @@ export const cardsMove = (draft) => ({ card_ids: draft.chosen });
 
 // --- the game screen ---------------------------------------------------------------------------------
 
+// The game's name, heading every screen of it: its title, else its players ("You, Bob and Cy"), so that a
+// player with several games open always knows which one they are in.
+export function gameNameOf(game) {
+  if (game.settings?.title) return game.settings.title;
+  const me = game.you?.player_id;
+  const others = game.players.filter((p) => p.player_id !== me).map((p) => p.name);
+  return listOf(game.you ? ["You", ...others] : others) || "A game";
+}
+
+// Which step of the game a notice was about: an acknowledgement is stale once the game is past it.
+export const stepOf = (game) => `${game.round?.number ?? 0}:${game.phase}`;
+
 export function headingOf(game) {
   const title = PHASE_TITLES[game.phase] || game.phase;
   if (game.phase === "lobby" || game.phase === "finished" || !game.round) return title;
@@ -127,6 +157,7 @@ export function sectionsOf(game) {
     revealFirst && "reveal",
     phase !== "finished" && "panel",
     "scores",
+    phase !== "finished" && "table",
     last && !revealFirst && "reveal",
     "history",
   ].filter(Boolean);

@@ -57,10 +57,25 @@ export function waitWords(seconds) {
   return `${h} hour${h === 1 ? "" : "s"}`;
 }
 
+const andList = (names) => (names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+
+// Truthful: a player with no address, device or browser to hear it on (the API's `unreachable`) is not
+// said to be reminded.
 export function nudgeWords(answer, nameOf) {
-  const names = (answer.nudged || []).map(nameOf);
-  if (!names.length) return "Nobody needed a reminder.";
-  return `Reminded ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}.`;
+  const unreachable = new Set(answer.unreachable || []);
+  const ids = answer.nudged || [];
+  if (!ids.length) return "Nobody needed a reminder.";
+  const reached = ids.filter((id) => !unreachable.has(id)).map(nameOf);
+  const silent = ids.filter((id) => unreachable.has(id)).map(nameOf);
+  const parts = [];
+  if (reached.length) parts.push(`Reminded ${andList(reached)}.`);
+  if (silent.length) {
+    const one = silent.length === 1;
+    parts.push(
+      `${andList(silent)} ${one ? "has" : "have"} no way to be reached; they will see it when they open the game.`,
+    );
+  }
+  return parts.join(" ");
 }
 
 export function nudgeRefusal(error) {
@@ -77,12 +92,17 @@ export function ackText(move, sentMove, game) {
   if (move === "submit") {
     const n = sentMove.card_ids.length;
     const which = n === 1 ? "Your card is" : `Your ${n} cards are`;
-    return `${which} on the table, face down. The votes come once everyone has played.`;
+    // Said of the game as the move left it: the last card in opens the vote at once.
+    const next = game?.phase === "voting" ? "Everyone has played: the vote is open." : "The votes come once everyone has played.";
+    return `${which} on the table, face down. ${next}`;
   }
   if (move === "vote") {
     const n = sentMove.card_ids.length;
-    const done = game?.phase !== "voting";
-    return `Your vote${n === 1 ? " is" : "s are"} in.${done ? "" : " The reveal comes once everyone has voted."}`;
+    const next = {
+      voting: " The reveal comes once everyone has voted.",
+      finished: " That was the last vote: the game is over.",
+    }[game?.phase] ?? " Everyone has voted: here is the reveal.";
+    return `Your vote${n === 1 ? " is" : "s are"} in.${next}`;
   }
   if (move === "start") return "The game has started: the cards are dealt.";
   return "Done.";

@@ -29,6 +29,21 @@ class Due:
     player_ids: tuple[str, ...]
 
 
+# A player may be nudged by hand once this share of their time for the owed move has passed: before
+# then a reminder pesters someone who has most of their time left (the sweep's own comes at half).
+NUDGE_SHARE_NUMERATOR, NUDGE_SHARE_DENOMINATOR = 1, 4
+
+
+def nudge_after(deadline: int, move_timeout_seconds: int) -> int:
+    """When an owed move with this deadline may be nudged: a quarter of the move's time in.
+
+    Counted back from the deadline, so an extension or a vacation, which push the deadline out, push
+    the nudge out with it.
+    """
+    left_share = move_timeout_seconds * (NUDGE_SHARE_DENOMINATOR - NUDGE_SHARE_NUMERATOR)
+    return deadline - left_share // NUDGE_SHARE_DENOMINATOR
+
+
 def schedule(state: GameState) -> tuple[Due, ...]:
     """Everything due for the owed moves of the current phase, in time order (empty if nothing is owed)."""
     deadline = state.deadline()

@@ -51,6 +51,8 @@ class PlayerView:
     offered: bool = False
     # The host removed this player: their seat leaves the table when the round ends.
     leaving: bool = False
+    # Their last owed move timed out and they have not moved since: the host may offer or remove the seat.
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +251,7 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
                 state.settings.vacation_days - p.vacation_days_used,
                 p.player_id in state.offered,
                 p.player_id in state.leaving,
+                p.missed >= 1,
             )
             for p in state.players
         ),

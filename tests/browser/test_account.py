@@ -8,6 +8,7 @@ start screen; then the data download and the account's deletion, confirmed in th
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +18,11 @@ from playwright.sync_api import Request
 
 from ..local_stack.test_local_serve import Served, start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, focused_id, open_account
-from .web import PHONE, WebPlayer, api_call, chromium
+from .web import PHONE, WebPlayer, api_call, chromium, screenshot
 
 pytestmark = pytest.mark.browser
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +45,13 @@ def test_the_account_screen_renames_in_words_and_lists_this_device(stack: Served
         assert ada.page.locator("li.session").count() == 1
         assert "this device" in ada.page.inner_text("li.session.current")
         assert ada.page.locator("#sign-out-others").count() == 0
+        # The token lives here, under a heading that says what it is for (no longer under the games).
+        assert ada.page.inner_text("#token-heading") == "Play from another device without email"
+        ada.page.click("text=Show your token")
+        assert ada.page.inner_text("#token") == ada.token
+        ada.assert_accessible("the account with its token shown")
+        if os.environ.get("DIXIT_SHOOT"):
+            screenshot(ada.page, DOCS / "web-account-token.png", "#token-heading")
         # A name the API refuses: its problem in words, naming the field, never the machine code.
         ada.page.fill("#rename", "A" * 200)
         ada.page.click("#rename-send")
@@ -53,6 +63,9 @@ def test_the_account_screen_renames_in_words_and_lists_this_device(stack: Served
         ada.page.wait_for_selector("#notice:has-text('Ada L.')")
         assert ada.page.inner_text("#account-link") == "Ada L."
         assert api_call(stack.api_url, "/players/me", ada.token)["name"] == "Ada L."
+        ada.open(client)
+        ada.page.wait_for_selector("#my-games")
+        assert ada.page.locator("details.token").count() == 0
         assert ada.errors == []
 
 

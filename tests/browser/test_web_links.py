@@ -4,6 +4,7 @@ a full and of a started game, the clue counter and the Nudge button, each page s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -97,11 +98,20 @@ def test_links_previews_the_clue_counter_and_nudges_through_the_stacks_own_clien
         guest.page.click("#zoom >> text=Close")
         guest.page.wait_for_selector("#zoom", state="hidden")
 
-        # The storyteller waits on the others: Nudge reminds them; a second nudge is told how long to wait.
+        # The storyteller waits on the others: seconds into a 48-hour move a nudge is not fair yet, and the
+        # status says from when it is (12 hours in). Once the phone's clock is past that, Nudge reminds
+        # them, and says truthfully that these players, with no email nor push, cannot be reached; a second
+        # nudge is told how long to wait.
+        teller.catch_up()
+        teller.page.wait_for_selector("#nudge-later")
+        assert teller.page.locator("#nudge").count() == 0
+        assert "You can nudge" in teller.page.inner_text("#nudge-later")
+        teller.page.clock.set_fixed_time(datetime.now(UTC) + timedelta(hours=13))
         teller.catch_up()
         teller.page.click("#nudge")
         notice = "(text) => document.getElementById('notice').textContent.includes(text)"
-        teller.page.wait_for_function(notice, arg="Reminded")
+        unreachable = "no way to be reached; they will see it when they open the game"
+        teller.page.wait_for_function(notice, arg=unreachable)
         teller.page.click("#nudge")
         teller.page.wait_for_function(notice, arg="short while")
         assert "You can nudge again in" in teller.notice()

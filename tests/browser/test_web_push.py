@@ -10,6 +10,7 @@ removes the subscription; and the offer to turn them on comes after a move, neve
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.error
 import urllib.request
@@ -20,9 +21,11 @@ from typing import Any
 import pytest
 
 from ..local_stack.test_local_serve import Served, start_serve, stop
-from .web import PHONE, WebPlayer, api_call, chromium
+from .web import PHONE, WebPlayer, api_call, chromium, screenshot
 
 pytestmark = pytest.mark.browser
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 NO_PUSH_SERVICE = """
 if (window.PushManager) {
@@ -85,9 +88,19 @@ def test_a_browser_subscribes_gets_its_turn_decrypted_loses_it_on_410_and_is_off
         ada.page.wait_for_selector("#push-state:has-text('on in this browser')")
         # The settings start from the browser's time zone, and saving keeps it.
         assert ada.page.input_value("#notify-zone") == "Europe/Paris"
+        # Rows only for the channels Ada has: this browser, no email confirmed, no phone app.
+        assert ada.page.locator("#notify-web_push-your_turn").count() == 1
+        assert ada.page.locator("#notify-email-your_turn, #notify-device_push-your_turn").count() == 0
+        assert "The phone apps" not in ada.page.inner_text("#notify-form")
+        ada.assert_accessible("notifications with this browser's row only")
+        if os.environ.get("DIXIT_SHOOT"):
+            screenshot(ada.page, DOCS / "web-notifications.png", "#notify-form")
         ada.page.click("#notify-save")
         ada.page.wait_for_selector("#notice:has-text('Saved')")
         assert api_call(api, "/players/me/notifications", ada.token)["time_zone"] == "Europe/Paris"
+        # From now on this device tells every time in the zone saved there.
+        zone = "() => Object.entries(localStorage).find(([k]) => k.endsWith(':zone'))?.[1] ?? null"
+        assert ada.page.evaluate(zone) == "Europe/Paris"
         (stored,) = api_call(api, "/players/me/web-push", ada.token)["subscriptions"]
         assert "/_local/push/endpoints/" in stored["endpoint"]
         local_id = stored["endpoint"].rsplit("/", 1)[1]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dixit.deadlines import DueKind, due_now, next_due, schedule
+from dixit.deadlines import DueKind, due_now, next_due, nudge_after, schedule
 from dixit.engine import new_game
 from dixit.errors import IllegalMoveError
 from dixit.moves import GiveClue, Join, Start, Submit, Timeout, Vote
@@ -414,3 +414,11 @@ def test_under_skip_or_autoplay_any_pattern_of_timeouts_always_finishes_the_game
     top = max(p.score for p in state.players)
     assert state.winners == [p.player_id for p in state.players if p.score == top]
     assert state.end_reason is not None
+
+
+def test_a_nudge_is_fair_a_quarter_of_the_moves_time_in_and_moves_with_the_deadline() -> None:
+    hours = 3600
+    assert nudge_after(100 * hours, 48 * hours) == 64 * hours  # 12 of the 48 hours gone
+    # An extension or a vacation pushes the deadline out, and the fair moment with it.
+    assert nudge_after(124 * hours, 48 * hours) == 88 * hours
+    assert nudge_after(10, 4) == 7

@@ -25,6 +25,13 @@ describe("the games list", () => {
     assert.equal(inbox.playersLine(entry(), "p-bob"), null);
   });
 
+  test("untitled games are told apart by their host and their last change; titled ones need not be", () => {
+    const lobby = entry({ phase: "lobby", updated_at: "2026-12-01T10:00:00Z" });
+    assert.match(inbox.inboxOrigin(lobby, "p-bob"), /^Hosted by Ada · last change /);
+    assert.match(inbox.inboxOrigin(lobby, "p-ada"), /^Hosted by you/);
+    assert.equal(inbox.inboxOrigin(entry({ title: "Friday" }), "p-bob"), null);
+  });
+
   test("whose move it is, in names", () => {
     const waiting = [{ player_id: "p-cy", name: "Cy", move: "submit" }];
     assert.equal(inbox.inboxStatus(entry({ waiting }), "p-bob"), "Waiting for Cy");
@@ -92,6 +99,15 @@ describe("the join preview", () => {
     assert.match(join.previewVerdict(preview({ phase: "voting" })).text, /already started/);
     assert.match(join.previewVerdict(preview({ phase: "finished" })).text, /over/);
   });
+
+  test("a game under way with an offered seat can be joined, and says it takes the seat", () => {
+    const offered = preview({ phase: "voting", offered_seats: 1, free_seats: 2 });
+    const verdict = join.previewVerdict(offered);
+    assert.equal(verdict.joinable, true);
+    assert.equal(verdict.seat, true);
+    assert.match(verdict.text, /offers a seat.*cards, its score/);
+    assert.deepEqual(join.previewFacts(offered).at(-1), ["Offered seats", "1"]);
+  });
 });
 
 describe("the new-game form", () => {
@@ -137,6 +153,16 @@ describe("the client's words", () => {
     assert.equal(words.ackText("vote", { card_ids: ["a"] }, { phase: "voting" }), "Your vote is in. The reveal comes once everyone has voted.");
   });
 
+  test("an acknowledgement follows the phase the move left the game in", () => {
+    assert.match(words.ackText("submit", { card_ids: ["a"] }, { phase: "submitting" }), /votes come once everyone has played/);
+    assert.equal(
+      words.ackText("submit", { card_ids: ["a"] }, { phase: "voting" }),
+      "Your card is on the table, face down. Everyone has played: the vote is open.",
+    );
+    assert.equal(words.ackText("vote", { card_ids: ["a"] }, { phase: "storytelling" }), "Your vote is in. Everyone has voted: here is the reveal.");
+    assert.equal(words.ackText("vote", { card_ids: ["a"] }, { phase: "finished" }), "Your vote is in. That was the last vote: the game is over.");
+  });
+
   test("the clue counter counts characters and says so at the limit", () => {
     assert.deepEqual(words.clueCounter("door"), { text: "4 of 200 characters", full: false });
     assert.equal(words.clueCounter("x".repeat(200)).full, true);
@@ -156,6 +182,15 @@ describe("the client's words", () => {
     const refused = { status: 429, code: "nudge_too_soon", retryAfter: 3600, message: "x" };
     assert.equal(words.nudgeRefusal(refused), "The players were reminded a short while ago. You can nudge again in 1 hour.");
     assert.equal(words.nudgeWords({ nudged: ["p-cy"] }, () => "Cy"), "Reminded Cy.");
+    const names = { "p-cy": "Cy", "p-emil": "Emil" };
+    assert.equal(
+      words.nudgeWords({ nudged: ["p-cy", "p-emil"], unreachable: ["p-emil"] }, (id) => names[id]),
+      "Reminded Cy. Emil has no way to be reached; they will see it when they open the game.",
+    );
+    assert.equal(
+      words.nudgeWords({ nudged: ["p-cy", "p-emil"], unreachable: ["p-cy", "p-emil"] }, (id) => names[id]),
+      "Cy and Emil have no way to be reached; they will see it when they open the game.",
+    );
   });
 
   test("a known problem code in human words, an unknown one as the API's detail made a sentence", () => {

@@ -57,3 +57,21 @@ describe("the kinds", () => {
     assert.match(Object.fromEntries(ns.KINDS).game_over, /rematch/i);
   });
 });
+
+describe("the channels shown", () => {
+  test("a row only for a channel the player has: a confirmed email, a browser, a phone app", () => {
+    const none = { emailVerified: false, webPushSubscriptions: 0, pushInThisBrowser: false, devices: 0 };
+    assert.deepEqual(ns.channelsShown(none), []);
+    assert.deepEqual(ns.channelsShown({ ...none, pushInThisBrowser: true }), ["web_push"]);
+    assert.deepEqual(ns.channelsShown({ ...none, webPushSubscriptions: 1 }), ["web_push"]);
+    assert.deepEqual(ns.channelsShown({ ...none, emailVerified: true, devices: 2 }), ["email", "device_push"]);
+  });
+});
+
+describe("the zone times are told in", () => {
+  test("the saved zone, unless it is only the default", () => {
+    assert.equal(ns.shownZone("Europe/Paris"), "Europe/Paris");
+    assert.equal(ns.shownZone("UTC"), "");
+    assert.equal(ns.shownZone(undefined), "");
+  });
+});

@@ -145,21 +145,31 @@ describe("the game screen", () => {
     assert.equal(state.headingOf(game({ phase: "finished" })), "Game over");
   });
 
+  test("the game's name heads its screens: its title, else its players with you first", () => {
+    const g = game({ phase: "voting" });
+    assert.equal(state.gameNameOf({ ...g, settings: { ...g.settings, title: "Long table" } }), "Long table");
+    const names = g.players.filter((p) => p.player_id !== g.you.player_id).map((p) => p.name);
+    assert.equal(state.gameNameOf({ ...g, settings: { ...g.settings, title: null } }), ["You", ...names].join(", ").replace(/, ([^,]*)$/, " and $1"));
+    assert.notEqual(state.stepOf(game({ phase: "voting" })), state.stepOf(game({ phase: "finished" })));
+  });
+
   test("a fresh reveal goes first at a round's first step, else after the scores", () => {
     const last_round = result;
     assert.deepEqual(state.sectionsOf(game({ phase: "lobby" })), ["lobby", "scores"]);
-    assert.deepEqual(state.sectionsOf(game({ phase: "storytelling" })), ["status", "panel", "scores", "history"]);
+    assert.deepEqual(state.sectionsOf(game({ phase: "storytelling" })), ["status", "panel", "scores", "table", "history"]);
     assert.deepEqual(state.sectionsOf(game({ phase: "storytelling", last_round })), [
       "status",
       "reveal",
       "panel",
       "scores",
+      "table",
       "history",
     ]);
     assert.deepEqual(state.sectionsOf(game({ phase: "voting", last_round })), [
       "status",
       "panel",
       "scores",
+      "table",
       "reveal",
       "history",
     ]);
@@ -305,5 +315,17 @@ describe("what a player reads while they wait", () => {
     assert.equal(state.votedText({ votes: [], submitted: [] }, table), null);
     assert.equal(state.playedHeading(true, 1), "Your card for the clue");
     assert.equal(state.playedHeading(false, 2), "The 2 cards you played");
+  });
+});
+
+describe("times in the player's saved zone", () => {
+  test("a deadline is told in the zone saved in the settings, else in the browser's", () => {
+    const iso = "2026-12-01T23:30:00Z";
+    state.useTimeZone("Asia/Tokyo");
+    assert.match(state.timeText(iso), /Dec 2, 2026.*8:30/);
+    state.useTimeZone("Not/A_Zone"); // unknown to this browser: its own zone instead
+    assert.deepEqual(state.timeZoneOptions(), {});
+    state.useTimeZone(null);
+    assert.equal(state.timeText("not a time"), "not a time");
   });
 });

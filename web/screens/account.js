@@ -118,6 +118,21 @@ function deleteSection(me) {
   return h("section", { class: "account-part", "aria-labelledby": "delete-heading" }, heading, body);
 }
 
+// The token: what it is for, said in its heading, and kept behind a disclosure (it is a password).
+function tokenSection(token) {
+  return h(
+    "section",
+    { class: "account-part", "aria-labelledby": "token-heading" },
+    h("h2", { id: "token-heading" }, "Play from another device without email"),
+    h(
+      "p",
+      { class: "small" },
+      "Your token is your key to this player: on another phone, “Use a token from another device” on the start screen takes it. Anyone with it plays as you, so keep it to yourself.",
+    ),
+    h("details", { class: "token" }, h("summary", {}, "Show your token"), h("code", { class: "break", id: "token" }, token)),
+  );
+}
+
 export function accountScreen() {
   const { api } = ui;
   const root = h("div", { class: "account" }, h("p", { class: "muted" }, "Loading your account…"));
@@ -125,7 +140,15 @@ export function accountScreen() {
   (async () => {
     const me = await api.call("GET", "/players/me");
     api.rememberMe({ ...api.me, ...me });
-    replace(root, nameSection(me), emailSection(me), sessions.section, dataSection(), deleteSection(me));
+    replace(
+      root,
+      nameSection(me),
+      emailSection(me),
+      sessions.section,
+      tokenSection(api.token),
+      dataSection(),
+      deleteSection(me),
+    );
     await sessions.load();
   })().catch((error) => !error.signedOut && ui.showError(error));
   return [

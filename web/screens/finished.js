@@ -2,22 +2,31 @@
 // rematch: the same settings, everyone told (the API answers every player with the same lobby).
 
 import { h } from "../dom.js";
+import { rematchOffer } from "../rematch_state.js";
 import { endReasonText, winnerText } from "../state.js";
 import { act, ui } from "../ui.js";
 
 function rematchButton(game, view) {
-  const button = h("button", { type: "button", id: "rematch" }, "Play again (rematch)");
-  button.addEventListener("click", () =>
+  const offer = rematchOffer(view.rematch, game.you.player_id);
+  const button = offer.label ? h("button", { type: "button", id: "rematch" }, offer.label) : null;
+  button?.addEventListener("click", () =>
     act(button, async () => {
+      // Opens the lobby, or seats this player in it, or (already in) just answers it: one call for all.
       const lobby = await ui.api.move(`/games/${view.gameId}/rematch`);
-      ui.go(`#/game/${lobby.game_id}`, "You are in the rematch lobby: the other players have been told.");
+      ui.go(
+        `#/game/${lobby.game_id}`,
+        offer.opened
+          ? "You are in the rematch lobby."
+          : "You are in the rematch lobby: the other players have been told.",
+      );
     }),
   );
   return h(
     "div",
     { class: "rematch" },
-    h("p", {}, button),
-    h("p", { class: "small muted" }, "The same settings; the other players are told and can join."),
+    offer.opened ? h("p", { id: "rematch-news" }, h("strong", {}, offer.text)) : null,
+    button ? h("p", {}, button) : null,
+    offer.opened ? null : h("p", { class: "small muted" }, offer.text),
   );
 }
 

@@ -1,5 +1,6 @@
 // The inbox: this player's games (their turn first, then the rest, then the latest finished ones), the
-// public games waiting for players, and the token that brings this player to another device.
+// public games waiting for players. (The token that brings this player to another device is on the
+// account screen.)
 
 import { h, replace } from "../dom.js";
 import {
@@ -7,17 +8,38 @@ import {
   inboxDeadline,
   inboxFacts,
   inboxOrder,
+  inboxOrigin,
   inboxStatus,
   playersLine,
   tabTitle,
   yourTurnCount,
 } from "../inbox_state.js";
+import { rematchOffer } from "../rematch_state.js";
 import { act, title, ui } from "../ui.js";
 
-function inboxItem(game, me) {
+// The finished games whose rematch is looked up, once per visit of this screen: the latest few.
+const REMATCHES_LOOKED_UP = 5;
+
+// Under a finished game: who opened its rematch, and the one tap that joins it (or goes there).
+function rematchRow(game, me, page) {
+  if (!page) return null; // not looked up, or nobody opened it: the entry says enough
+  const offer = rematchOffer(page, me);
+  if (!offer.opened || !offer.label) return null;
+  const button = h("button", { type: "button", class: "secondary", "data-rematch": game.game_id }, offer.label);
+  button.addEventListener("click", () =>
+    act(button, async () => {
+      const lobby = await ui.api.move(`/games/${game.game_id}/rematch`);
+      ui.go(`#/game/${lobby.game_id}`, "You are in the rematch lobby.");
+    }),
+  );
+  return h("div", { class: "rematch-row" }, h("p", { class: "small" }, offer.text), button);
+}
+
+function inboxItem(game, me, rematches) {
   const facts = inboxFacts(game, me);
   const deadline = inboxDeadline(game);
   const players = playersLine(game, me);
+  const origin = inboxOrigin(game, me);
   return h(
     "li",
     { "data-game": game.game_id },
@@ -29,7 +51,9 @@ function inboxItem(game, me) {
       players ? h("span", { class: "muted small" }, players) : null,
       facts ? h("span", { class: "muted" }, facts) : null,
       deadline ? h("span", { class: "small" }, deadline) : null,
+      origin ? h("span", { class: "muted small" }, origin) : null,
     ),
+    rematchRow(game, me, rematches.get(game.game_id)),
   );
 }
 
@@ -53,6 +77,20 @@ export function inboxScreen() {
   let memberOf = new Set();
   let openLoaded = false;
   let drawn = false;
+  let drawList = () => {};
+  const rematches = new Map(); // finished game id -> its rematch lobby's page, null when none is open
+  const lookUpRematches = async (games) => {
+    const finished = games.filter((g) => g.phase === "finished" && g.rematch_game_id && !rematches.has(g.game_id));
+    for (const g of finished.slice(0, REMATCHES_LOOKED_UP)) {
+      try {
+        rematches.set(g.game_id, await api.call("GET", `/games/${g.rematch_game_id}/preview`));
+      } catch (error) {
+        if (error.status !== 404) throw error;
+        rematches.set(g.game_id, null);
+      }
+    }
+    if (finished.length) drawList();
+  };
   const loadOpen = async () => {
     const { games } = await api.get("/games?status=open");
     const joinable = games.filter((g) => !memberOf.has(g.game_id));
@@ -77,12 +115,15 @@ export function inboxScreen() {
       const me = api.me?.player_id;
       // Seen from another tab, or in the phone's app switcher: how many games wait on this player.
       document.title = tabTitle(yourTurnCount(games));
-      replace(
-        mine,
-        games.length
-          ? h("ul", { class: "games", "aria-label": "Your games" }, games.map((g) => inboxItem(g, me)))
-          : h("p", { class: "muted" }, "No games yet: start one, or join one below."),
-      );
+      drawList = () =>
+        replace(
+          mine,
+          games.length
+            ? h("ul", { class: "games", "aria-label": "Your games" }, games.map((g) => inboxItem(g, me, rematches)))
+            : h("p", { class: "muted" }, "No games yet: start one, or join one below."),
+        );
+      drawList();
+      lookUpRematches(games).catch((error) => ui.showError(error));
     }
     // After the first inbox answer, so that games we already sit in are not offered again.
     if (!openLoaded) {
@@ -106,12 +147,5 @@ export function inboxScreen() {
     h("h2", {}, "Open games"),
     open,
     refresh,
-    h(
-      "details",
-      { class: "token" },
-      h("summary", {}, "Your token"),
-      h("p", { class: "small" }, "Keep it to play from another device. Anyone with it plays as you."),
-      h("code", { class: "break" }, api.token),
-    ),
   ];
 }

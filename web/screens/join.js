@@ -9,10 +9,16 @@ export function joinScreen(gameId, code) {
   const { api } = ui;
   const box = h("div", { id: "preview" }, h("p", { class: "muted" }, "Looking up the game…"));
   const join = h("button", { type: "button", id: "join" }, "Join this game");
+  let seat = false; // an offered seat in a game under way, rather than a lobby's free seat
   join.addEventListener("click", () =>
     act(join, async () => {
       await api.move(`/games/${gameId}/join`, code ? { invite_code: code } : {});
-      ui.go(`#/game/${gameId}`, "You joined the game. The host starts it once everyone is in.");
+      ui.go(
+        `#/game/${gameId}`,
+        seat
+          ? "You took the offered seat: its cards and score are yours, and the game goes on with you."
+          : "You joined the game. The host starts it once everyone is in.",
+      );
     }),
   );
   const query = code ? `?invite_code=${encodeURIComponent(code)}` : "";
@@ -24,6 +30,8 @@ export function joinScreen(gameId, code) {
         return;
       }
       const verdict = previewVerdict(preview);
+      seat = Boolean(verdict.seat);
+      if (seat) join.textContent = "Take the seat";
       replace(
         box,
         h("h2", { id: "preview-name" }, preview.title || `${preview.host_name}'s game`),

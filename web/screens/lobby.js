@@ -4,8 +4,9 @@ import { h } from "../dom.js";
 import { canStart, inviteHash, isHost } from "../state.js";
 import { act, ui } from "../ui.js";
 
-function inviteField(invite, game) {
-  const field = h("input", { id: "invite", readonly: true, value: invite, onfocus: (e) => e.target.select() });
+// A link to pass on, with Copy (and Share where the phone has it). The offered seat's link uses it too.
+export function linkField(invite, label, { id = "invite", shareTitle = "Play Dixit with me" } = {}) {
+  const field = h("input", { id, readonly: true, value: invite, onfocus: (e) => e.target.select() });
   const copy = h("button", { type: "button", class: "secondary" }, "Copy");
   copy.addEventListener("click", async () => {
     try {
@@ -22,19 +23,19 @@ function inviteField(invite, game) {
         {
           type: "button",
           class: "secondary",
-          onclick: () => navigator.share({ title: "Play Dixit with me", url: invite }).catch(() => {}),
+          onclick: () => navigator.share({ title: shareTitle, url: invite }).catch(() => {}),
         },
         "Share",
       )
     : null;
-  return [
-    h(
-      "label",
-      { for: "invite" },
-      game.visibility === "private" ? "Invite link (private game: only people with this link can join)" : "Invite link",
-    ),
-    h("div", { class: "row" }, field, copy, share),
-  ];
+  return [h("label", { for: id }, label), h("div", { class: "row" }, field, copy, share)];
+}
+
+function inviteField(invite, game) {
+  return linkField(
+    invite,
+    game.visibility === "private" ? "Invite link (private game: only people with this link can join)" : "Invite link",
+  );
 }
 
 export function lobby({ game }, view) {

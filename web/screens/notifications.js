@@ -3,7 +3,8 @@
 // channel gets, the daily digest.
 
 import { h, replace } from "../dom.js";
-import { CHANNELS, KINDS, formProblem, formValues, preferencesBody } from "../notify_state.js";
+import { CHANNELS, KINDS, channelsShown, formProblem, formValues, preferencesBody, shownZone } from "../notify_state.js";
+import { useTimeZone } from "../state.js";
 import { isOn, pushSupported, turnOff, turnOn } from "../push.js";
 import { act, title, ui } from "../ui.js";
 
@@ -58,7 +59,7 @@ function checkbox(id, label, checked) {
   return [input, h("label", { for: id, class: "inline" }, input, " ", label)];
 }
 
-function preferencesForm(prefs) {
+function preferencesForm(prefs, shown) {
   const { api } = ui;
   const start = formValues(prefs, browserZone());
   const [muted, mutedRow] = checkbox("notify-muted", "Mute everything (no email, no push)", start.muted);
@@ -68,7 +69,7 @@ function preferencesForm(prefs) {
   const quietStart = h("input", { type: "time", id: "notify-quiet-start", value: start.quietStart });
   const quietEnd = h("input", { type: "time", id: "notify-quiet-end", value: start.quietEnd });
   const boxes = {};
-  const rows = CHANNELS.map(([channel, label]) =>
+  const rows = CHANNELS.filter(([channel]) => shown.includes(channel)).map(([channel, label]) =>
     h(
       "tr",
       {},
@@ -98,7 +99,10 @@ function preferencesForm(prefs) {
   function values() {
     const channels = {};
     for (const [channel] of CHANNELS) {
-      channels[channel] = new Set(KINDS.map(([kind]) => kind).filter((kind) => boxes[`${channel}:${kind}`].checked));
+      // A channel with no row keeps what was saved for it: saving here never changes what is not shown.
+      channels[channel] = shown.includes(channel)
+        ? new Set(KINDS.map(([kind]) => kind).filter((kind) => boxes[`${channel}:${kind}`].checked))
+        : start.channels[channel];
     }
     return {
       muted: muted.checked,
@@ -125,7 +129,10 @@ function preferencesForm(prefs) {
           return;
         }
         act(save, async () => {
-          await api.call("PUT", "/players/me/notifications", preferencesBody(values()));
+          const saved = await api.call("PUT", "/players/me/notifications", preferencesBody(values()));
+          // Times everywhere are now told in the zone just saved.
+          api.rememberZone(shownZone(saved?.time_zone ?? values().timeZone));
+          useTimeZone(api.zone);
           ui.notify("Saved.");
         });
       },
@@ -138,12 +145,18 @@ function preferencesForm(prefs) {
     quietRow,
     h("div", { class: "row" }, h("label", { for: "notify-quiet-start" }, "from"), quietStart, h("label", { for: "notify-quiet-end" }, "to"), quietEnd),
     h("p", { class: "muted small" }, "Nothing is sent during quiet hours; a deadline that would fall in them moves to the morning."),
-    h(
-      "table",
-      { class: "notify-channels" },
-      h("thead", {}, h("tr", {}, h("td", {}), KINDS.map(([, kindLabel]) => h("th", { scope: "col" }, kindLabel)))),
-      h("tbody", {}, rows),
-    ),
+    rows.length
+      ? h(
+          "table",
+          { class: "notify-channels" },
+          h("thead", {}, h("tr", {}, h("td", {}), KINDS.map(([, kindLabel]) => h("th", { scope: "col" }, kindLabel)))),
+          h("tbody", {}, rows),
+        )
+      : h(
+          "p",
+          { id: "notify-no-channel" },
+          "Nothing can reach you yet: turn on notifications in this browser above, or add your email in your account.",
+        ),
     digestRow,
     digestHour,
     h("div", {}, save),
@@ -154,8 +167,21 @@ export function notificationsScreen() {
   // This browser's part does not wait for the preferences: each shows as soon as it can.
   const prefs = h("section", { class: "account-part" }, h("h2", {}, "What you hear, and when"), h("p", { class: "muted" }, "Loading…"));
   (async () => {
-    const saved = await ui.api.call("GET", "/players/me/notifications");
-    replace(prefs, h("h2", {}, "What you hear, and when"), preferencesForm(saved));
+    const { api } = ui;
+    // What this player has to be reached on decides the rows: read once, when the screen opens.
+    const [saved, me, devices, subscriptions] = await Promise.all([
+      api.call("GET", "/players/me/notifications"),
+      api.call("GET", "/players/me"),
+      api.call("GET", "/players/me/devices").catch(() => ({ devices: [] })),
+      api.call("GET", "/players/me/web-push").catch(() => ({ subscriptions: [] })),
+    ]);
+    const shown = channelsShown({
+      emailVerified: me.email_verified,
+      webPushSubscriptions: (subscriptions.subscriptions || []).length,
+      pushInThisBrowser: pushSupported(),
+      devices: (devices.devices || []).length,
+    });
+    replace(prefs, h("h2", {}, "What you hear, and when"), preferencesForm(saved, shown));
   })().catch((error) => !error.signedOut && ui.showError(error));
   return [
     title("Notifications"),

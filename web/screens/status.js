@@ -1,20 +1,19 @@
 // The status box of a round under way: whose move it is, the clue once told, the deadline addressed to
-// whoever owes the move, and a Nudge for a member the game is waiting on others for.
+// whoever owes the move, and a Nudge for a member the game is waiting on others for, once it is fair:
+// before then, from when it will be (the API's `nudge_after`).
 
 import { h } from "../dom.js";
 import { clueLead, clueLine, deadlineText, statusText } from "../state.js";
+import { nudgeState } from "../table_state.js";
 
 export function status({ game, owes, nameOf, NameOf }, view) {
   const line = clueLine(game, owes);
   const deadline = deadlineText(game, owes, nameOf);
   const me = game.you?.player_id;
-  const othersOwe = (game.round?.waiting || game.round?.waiting_for || []).some(
-    (w) => (typeof w === "string" ? w : w.player_id) !== me,
-  );
-  const nudge =
-    game.you && !owes && othersOwe
-      ? h("button", { type: "button", class: "secondary", id: "nudge", onclick: (e) => view.nudge(e.currentTarget) }, "Nudge")
-      : null;
+  const fair = owes ? null : nudgeState(game, Date.now());
+  const nudge = fair?.ready
+    ? h("button", { type: "button", class: "secondary", id: "nudge", onclick: (e) => view.nudge(e.currentTarget) }, "Nudge")
+    : null;
   return h(
     "div",
     { class: `status${owes ? " urgent" : ""}`, id: "status", "data-owes": owes?.move || "" },
@@ -27,6 +26,8 @@ export function status({ game, owes, nameOf, NameOf }, view) {
     deadline ? h("p", { class: "small muted" }, deadline) : null,
     nudge
       ? h("p", { class: "row" }, nudge, h("span", { class: "small muted" }, "Sends the players you wait for a reminder."))
-      : null,
+      : fair
+        ? h("p", { class: "small muted", id: "nudge-later" }, fair.text)
+        : null,
   );
 }

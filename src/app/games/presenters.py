@@ -25,6 +25,7 @@ from app.games.schemas import (
     SettingsOut,
     WaitingOut,
 )
+from dixit.deadlines import nudge_after
 from dixit.settings import Settings
 from dixit.state import GameState, Phase, RoundResult
 from dixit.views import Owed, view_for
@@ -153,6 +154,7 @@ def game_body(
                 "vacation_days_left": p.vacation_days_left,
                 "offered": p.offered,
                 "leaving": p.leaving,
+                "timed_out": p.timed_out,
             }
             for p in view.players
         ],
@@ -167,7 +169,13 @@ def game_body(
             "table": card_bodies(images, rnd.table, described),
             "waiting_for": list(rnd.waiting_for),
             "waiting": [
-                {"player_id": w.player_id, "name": w.name, "move": w.move.value, "deadline": iso(w.deadline)}
+                {
+                    "player_id": w.player_id,
+                    "name": w.name,
+                    "move": w.move.value,
+                    "deadline": iso(w.deadline),
+                    "nudge_after": iso(nudge_after(w.deadline, view.settings.move_timeout_seconds)),
+                }
                 for w in rnd.waiting
             ],
             "deadline": None if rnd.deadline is None else iso(rnd.deadline),
@@ -221,6 +229,8 @@ def game_preview(record: GameRecord, viewer_id: str) -> GamePreview:
     names = names_in(state)
     seated = viewer_id in names
     free = max(0, state.settings.max_players - len(state.players))
+    # A started game takes a newcomer only in a seat the host offered (the first, in seat order).
+    offered = len(state.offered) if state.phase not in (Phase.LOBBY, Phase.FINISHED) else 0
     return GamePreview(
         game_id=state.game_id,
         title=state.settings.title,
@@ -231,7 +241,8 @@ def game_preview(record: GameRecord, viewer_id: str) -> GamePreview:
         settings=SettingsOut.model_validate(state.settings, from_attributes=True),
         visibility=record.visibility,
         free_seats=free,
-        joinable=state.phase is Phase.LOBBY and free > 0 and not seated,
+        joinable=not seated and ((state.phase is Phase.LOBBY and free > 0) or offered > 0),
+        offered_seats=offered,
         you_are_in=seated,
     )
 
@@ -258,4 +269,5 @@ def inbox_game(entry: Membership) -> InboxGame:
         storyteller_id=entry.storyteller_id,
         clue=entry.clue,
         winners=list(entry.winners),
+        rematch_game_id=rematch_id(entry.game_id) if entry.phase is Phase.FINISHED else None,
     )

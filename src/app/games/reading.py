@@ -33,11 +33,26 @@ def visible_game(services: Games, viewer: PlayerRecord, game_id: str) -> GameRec
 def previewed_game(
     services: Games, viewer: PlayerRecord, game_id: str, invite_code: str | None
 ) -> GameRecord:
-    """The game for its join page: members and anyone when it is public; with the invite code when private."""
+    """The game for its join page: members and anyone when it is public; with the invite code when private.
+
+    A rematch lobby's page is open to the players of the game it rematches, as its one tap is: that is how
+    they learn who opened it.
+    """
     record = load_game(services, game_id)
-    if record.visibility is Visibility.PRIVATE and record.state.player(viewer.player_id) is None:
+    if (
+        record.visibility is Visibility.PRIVATE
+        and record.state.player(viewer.player_id) is None
+        and not _played_the_rematched_game(services, record, viewer.player_id)
+    ):
         check_invite(record, invite_code)
     return record
+
+
+def _played_the_rematched_game(services: Games, record: GameRecord, player_id: str) -> bool:
+    if record.rematch_of is None:
+        return False
+    finished = services.games.load_game(record.rematch_of)
+    return finished is not None and finished.state.player(player_id) is not None
 
 
 def game_stamp(services: Games, viewer: PlayerRecord, game_id: str) -> GameStamp | None:

@@ -202,6 +202,11 @@ class SeatOut(Schema):
     vacation_days_left: int = doc("Vacation days they may still declare in this game", 7)
     offered: bool = doc("The host offered this seat: a newcomer may take it through the invite link", False)
     leaving: bool = doc("The host removed this player: the seat leaves the table when the round ends", False)
+    timed_out: bool = doc(
+        "Their last owed move timed out and they have not moved since: the host may offer or remove the seat",
+        False,
+        default=False,
+    )
 
 
 class WaitingOut(Schema):
@@ -209,6 +214,15 @@ class WaitingOut(Schema):
     name: str = doc("Their name", "Bob")
     move: Literal["clue", "submit", "vote"] = doc("The move they owe", "submit")
     deadline: str = doc("When that move times out (ISO-8601 UTC)", DEADLINE)
+
+
+FAIR = "2026-06-01T12:00:00Z"
+
+
+class RoundWaitingOut(WaitingOut):
+    nudge_after: str = doc(
+        "From when a nudge by hand about this move is fair: a quarter of its time in (ISO-8601 UTC)", FAIR
+    )
 
 
 class RoundOut(Schema):
@@ -220,9 +234,9 @@ class RoundOut(Schema):
         "Empty until voting; then the fixed, shuffled order", [{"card_id": CARD_ID, "alt": CARD_ALT}]
     )
     waiting_for: list[str] = doc("Ids of the players the game waits on, in seat order", [OTHER_ID])
-    waiting: list[WaitingOut] = doc(
+    waiting: list[RoundWaitingOut] = doc(
         "The players the game waits on, named, with the move each owes (never which cards)",
-        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE}],
+        [{"player_id": OTHER_ID, "name": "Bob", "move": "submit", "deadline": DEADLINE, "nudge_after": FAIR}],
     )
     deadline: str | None = doc("When the owed moves of this phase time out; null when none is owed", DEADLINE)
     cards_to_submit: int = doc("How many cards each non-storyteller submits this round", 1)
@@ -377,6 +391,11 @@ class InboxGame(Schema):
     storyteller_id: str | None = doc("The round's storyteller; null outside a round", None, default=None)
     clue: str | None = doc("The round's clue once told; null before (or outside a round)", None, default=None)
     winners: list[str] = doc("Ids of the winners once finished", [], default_factory=list)
+    rematch_game_id: str | None = doc(
+        "Once finished: its rematch lobby's id, whether opened yet or not (its preview says who opened it)",
+        None,
+        default=None,
+    )
 
 
 class GamePreview(Schema):
@@ -395,7 +414,14 @@ class GamePreview(Schema):
     )  # fmt: skip
     visibility: Visibility = doc("public or private", "private")
     free_seats: int = doc("Seats still free", 4)
-    joinable: bool = doc("Whether you can join it now (a lobby with a free seat you do not sit in)", True)
+    joinable: bool = doc(
+        "Whether you can join it now (a lobby with a free seat, or a started game with an offered seat, that "
+        "you do not sit in)",
+        True,
+    )
+    offered_seats: int = doc(
+        "Seats of a started game the host offered to a newcomer: joining takes the first", 0, default=0
+    )
     you_are_in: bool = doc("Whether you are seated in it already", False)
 
 

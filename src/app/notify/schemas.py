@@ -58,6 +58,12 @@ class NudgeOut(Schema):
     game_id: str = doc("The game nudged", GAME_ID)
     nudged: list[str] = doc("The players the game waits on, who were reminded", [PLAYER_ID])
     next_nudge_at: str = doc("When this game can be nudged again", STAMP)
+    unreachable: list[str] = doc(
+        "Those nudged who have no way to be reached (no address, device or browser for it, or the game "
+        "muted): they see it when they open the game",
+        [],
+        default_factory=list,
+    )
 
 
 # Preferences (`GET`/`PUT /players/me/notifications`): the fields' checks with stable codes are in

@@ -146,7 +146,12 @@ def post_nudge(
     def compute() -> dict[str, object]:
         record = games.load_game(adapters, check_game_id(game_id))
         report = delivery.nudge_game(_delivery(adapters), player, record.state)
-        out = NudgeOut(game_id=game_id, nudged=list(report.nudged), next_nudge_at=report.next_nudge_at)
+        out = NudgeOut(
+            game_id=game_id,
+            nudged=list(report.nudged),
+            next_nudge_at=report.next_nudge_at,
+            unreachable=list(report.unreachable),
+        )
         return out.model_dump(mode="json")
 
     body = keyed.answer_once(adapters, request_key(request, player, key, None), compute)

@@ -101,6 +101,19 @@ def test_a_vacation_pushes_the_deadline_out(players: list[Client], clock: FakeCl
     assert_problem(players[1].post(f"/games/{game_id}/vacation", {"days": 0}), 422, "validation_error")
 
 
+def test_each_owed_move_says_when_a_nudge_for_it_is_fair_and_an_extension_moves_it(
+    players: list[Client], clock: FakeClock
+) -> None:
+    game_id, teller, (late, *_) = clued(players[:4])
+    waiting = {w["player_id"]: w for w in view(teller, game_id)["round"]["waiting"]}
+    # 4-hour moves: a nudge is fair an hour in (a quarter), counted back from the deadline.
+    assert waiting[late.player_id]["deadline"] == "2026-12-01T13:00:00Z"
+    assert waiting[late.player_id]["nudge_after"] == "2026-12-01T10:00:00Z"
+    extended = teller.post(f"/games/{game_id}/extend", {"player_id": late.player_id}).body
+    mine = next(w for w in extended["round"]["waiting"] if w["player_id"] == late.player_id)
+    assert (mine["deadline"], mine["nudge_after"]) == ("2026-12-02T13:00:00Z", "2026-12-02T10:00:00Z")
+
+
 def test_an_extension_is_given_once_per_owed_move(players: list[Client], clock: FakeClock) -> None:
     game_id, teller, (late, *_) = clued(players[:4])
     reply = teller.post(f"/games/{game_id}/extend", {"player_id": late.player_id})
@@ -121,11 +134,15 @@ def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_
             client.post(f"/games/{game_id}/submissions", {"card_ids": hand(client, game_id)[:1]})
     sweep_at(T0 + timedelta(hours=5))
     old = view(silent, game_id)
+    # The view tells the host whose seat may be offered: only the one who timed out.
+    assert {p["player_id"] for p in view(host, game_id)["players"] if p["timed_out"]} == {silent.player_id}
     offered = host.post(f"/games/{game_id}/offer-seat", {"player_id": silent.player_id})
     assert offered.status == 200, offered.raw
     assert next(p for p in offered.body["players"] if p["player_id"] == silent.player_id)["offered"]
     newcomer = players[5]
     invite = offered.body["invite_code"]
+    preview = newcomer.get(f"/games/{game_id}/preview", query={"invite_code": invite}).body
+    assert (preview["offered_seats"], preview["joinable"], preview["free_seats"]) == (1, True, 2)
     taken = newcomer.post(f"/games/{game_id}/join", {"invite_code": invite})
     assert taken.status == 200, taken.raw
     assert [c["card_id"] for c in taken.body["you"]["hand"]] == [c["card_id"] for c in old["you"]["hand"]]
@@ -135,11 +152,18 @@ def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_
 
 
 def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeClock) -> None:
-    game_id = started(players[:3], target_score=1)
+    game_id = started(players[:3], target_score=1, visibility="private")
     play_to_the_end(players[:3], game_id)
     assert view(players[0], game_id)["phase"] == "finished"
     invited = view(players[1], game_id)["rematch_game_id"]
+    # Before anyone opens it, its page says there is none; once opened, the finished game's players may
+    # read who opened it (the lobby is private, and they hold no invite code), and nobody else may.
+    assert_problem(players[2].get(f"/games/{invited}/preview"), 404, "game_not_found")
     one = players[1].post(f"/games/{game_id}/rematch")
+    page = players[2].get(f"/games/{invited}/preview")
+    assert page.status == 200, page.raw
+    assert (page.body["host_name"], page.body["joinable"]) == (players[1].name, True)
+    assert_problem(players[5].get(f"/games/{invited}/preview"), 403, "invite_required")
     two = players[2].post(f"/games/{game_id}/rematch")
     assert one.status == two.status == 200, (one.raw, two.raw)
     assert one.body["game_id"] == two.body["game_id"] == invited != game_id

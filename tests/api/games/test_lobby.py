@@ -54,6 +54,7 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
             "vacation_days_left": 7,
             "offered": False,
             "leaving": False,
+            "timed_out": False,
         }
     ]
     assert game["settings"] == {

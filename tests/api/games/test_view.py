@@ -22,7 +22,7 @@ from ..helpers import (
 from ..json_bot import play_to_the_end
 from ..stream import StreamFeed
 
-WAITING_KEYS = {"player_id", "name", "move", "deadline"}
+WAITING_KEYS = {"player_id", "name", "move", "deadline", "nudge_after"}
 
 
 def moment(iso: str) -> datetime:
@@ -44,8 +44,15 @@ def test_the_storyteller_owes_a_clue_and_everyone_else_waits_on_them_by_name(pla
     assert (owes["move"], owes["count"], owes["counts"]) == ("clue", 1, [1])
     rnd = mine["round"]
     assert rnd["storyteller_name"] == teller.name
+    fair = (moment(owes["deadline"]) - timedelta(hours=36)).strftime("%Y-%m-%dT%H:%M:%SZ")  # 12 of 48 h in
     assert rnd["waiting"] == [
-        {"player_id": teller.player_id, "name": teller.name, "move": "clue", "deadline": owes["deadline"]}
+        {
+            "player_id": teller.player_id,
+            "name": teller.name,
+            "move": "clue",
+            "deadline": owes["deadline"],
+            "nudge_after": fair,
+        }
     ]
     assert rnd["deadline"] == owes["deadline"]
     timeout = moment(owes["deadline"]) - datetime.fromisoformat(mine["updated_at"])
@@ -170,7 +177,10 @@ def test_inbox_entries_say_your_turn_your_deadline_and_who_is_waited_on_by_name(
         assert entry["your_turn"] is game["your_turn"]
         owes = game["you"]["owes"]
         assert entry["deadline"] == (None if owes is None else owes["deadline"])
-        assert entry["waiting"] == game["round"]["waiting"]
+        # The game's own list adds when a nudge is fair; the rest is the same.
+        assert entry["waiting"] == [
+            {k: v for k, v in w.items() if k != "nudge_after"} for w in game["round"]["waiting"]
+        ]
         assert entry["waiting_for"] == [w["player_id"] for w in entry["waiting"]]
         assert teller.player_id not in entry["waiting_for"]
 

@@ -3,14 +3,14 @@ deleted their accounts moves on through the sweep, and the host's role passes on
 
 from __future__ import annotations
 
-from app.account import erase as account_erase
 from app.core.records import Visibility
+from app.flows.erase_account import erase_account
+from app.flows.sweep import sweep
 from app.games import play as games
 from app.notify.delivery import Outcome
 from app.notify.messages import Notification
 from app.players import accounts
 from app.services import Services
-from app.sweep import sweep
 from dixit.engine import DELETED_PLAYER_NAME
 from dixit.moves import Join, Start
 from dixit.state import Phase
@@ -53,7 +53,7 @@ def test_under_wait_a_game_whose_storyteller_and_host_deleted_their_accounts_mov
 
     tokens = {player.player_id: token for player, token in seats}
     for gone in dict.fromkeys([teller, host.player_id]):
-        account_erase.erase(services, accounts.authenticate(services, f"Bearer {tokens[gone]}"))
+        erase_account(services, accounts.authenticate(services, f"Bearer {tokens[gone]}"))
     state = games.load_game(services, game_id).state
     assert state.player(teller).name == DELETED_PLAYER_NAME  # type: ignore[union-attr]
     assert state.host_id not in (teller, host.player_id)

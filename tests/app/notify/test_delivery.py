@@ -182,6 +182,20 @@ def test_a_game_is_nudged_by_hand_at_most_once_an_hour_whoever_asks(
     assert len(push.published) == 2
 
 
+def test_a_nudge_says_who_has_no_way_to_be_reached(
+    services: Services, deliver: Delivery, clock: Clock
+) -> None:
+    seats, state = started_game(services, count=4)
+    assert state.round is not None
+    teller = state.round.storyteller_id
+    nudger = next(p for p in seats if p.player_id != teller)
+    assert delivery.nudge_game(deliver, nudger, state).unreachable == (teller,)
+    # A phone registered for push reaches them.
+    register(deliver, next(p for p in seats if p.player_id == teller), "phone")
+    clock.advance(minutes=61)  # past the once-an-hour limit
+    assert delivery.nudge_game(deliver, nudger, state).unreachable == ()
+
+
 def test_nobody_but_a_member_nudges_and_nobody_nudges_only_themselves(
     services: Services, deliver: Delivery, ada: PlayerRecord
 ) -> None:

@@ -114,6 +114,10 @@ def test_a_player_without_a_verified_address_gets_no_mail(services: Services) ->
     table.players[teller.player_id] = replace(teller, email="", pending_email="unconfirmed@example.com")
     assert EmailChannel(services).send(your_turn(state, teller)) is EmailOutcome.NO_ADDRESS
     assert mailer_of(services).sent == []
+    # ... and a nudge's answer says so: the email channel does not reach them.
+    assert not EmailChannel(services).reaches(your_turn(state, teller))
+    other = next(p for p in seats if p is not teller)
+    assert EmailChannel(services).reaches(your_turn(state, other))
 
 
 def test_one_turn_mail_per_player_per_game_per_12_hours_whatever_the_mix(

@@ -356,3 +356,11 @@ def test_a_push_endpoint_on_the_local_stacks_own_ports_is_refused_but_its_receiv
         subscribe(local, ada, endpoint="http://127.0.0.1:3000/players/me")
     assert subscribe(local, ada, endpoint="http://127.0.0.1:3000/_local/push/endpoints/sub-1")
     assert subscribe(local, ada, "other", endpoint="http://127.0.0.1:9999/receiver")
+
+
+def test_web_push_reaches_a_player_only_once_a_browser_of_theirs_subscribed(
+    web_push: WebPush, ada: PlayerRecord
+) -> None:
+    assert not web_push.reaches(note(ada))
+    subscribe(web_push, ada)
+    assert web_push.reaches(note(ada))
