@@ -89,7 +89,7 @@ def _notifications(table: str) -> Any:
 
 def _push(settings: AppSettings) -> Any:
     from app.aws.sns import SnsNotifier
-    from app.notify.channels import Platform
+    from app.notify.devices.channels import Platform
 
     return SnsNotifier(
         settings.nudge_topic_arn,

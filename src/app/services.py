@@ -24,12 +24,12 @@ if TYPE_CHECKING:
     from app.decks.ports import DeckStore
     from app.feed.ports import FeedStore
     from app.games.ports import GameStore, InboxStore
-    from app.notify.channels import PushChannel
-    from app.notify.email_ports import DigestIndex, MailLedger
-    from app.notify.mail import Mailer
+    from app.notify.devices.channels import PushChannel
+    from app.notify.email.mail import Mailer
+    from app.notify.email.ports import DigestIndex, MailLedger
     from app.notify.outbox_ports import NotificationQueue, SendLedger
     from app.notify.ports import NotificationStore
-    from app.notify.web_push_ports import WebPushSender, WebPushStore
+    from app.notify.web_push.ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 

@@ -10,7 +10,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
 from app.core.telemetry import logger, metrics
-from app.notify.digest import send_digests
+from app.notify.email.digest import send_digests
 
 
 @logger.inject_lambda_context(log_event=False)

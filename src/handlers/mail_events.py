@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
 from app.core.telemetry import logger, metrics
-from app.notify.mail_events import record_mail_event
+from app.notify.email.mail_events import record_mail_event
 
 
 def _details(event: dict[str, Any]) -> list[dict[str, Any]]:

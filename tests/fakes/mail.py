@@ -1,10 +1,10 @@
-"""A Mailer that keeps what it is asked to send: app.notify.mail.Mailer's contract, in memory."""
+"""A Mailer that keeps what it is asked to send: app.notify.email.mail.Mailer's contract, in memory."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.notify.mail import Mail, MailNotConfigured, Suppressed
+from app.notify.email.mail import Mail, MailNotConfigured, Suppressed
 
 
 @dataclass

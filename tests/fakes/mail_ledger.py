@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from app.notify.digest_schedule import digest_shard
-from app.notify.email_ports import DigestEntry
+from app.notify.email.digest_schedule import digest_shard
+from app.notify.email.ports import DigestEntry
 
 
 @dataclass

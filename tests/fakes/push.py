@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.notify.channels import Endpoint, InvalidPushToken, Platform
+from app.notify.devices.channels import Endpoint, InvalidPushToken, Platform
 from app.notify.messages import Notification
 
 TOPIC_ARN = "arn:aws:sns:us-east-1:000000000000:dixit-nudges-test"

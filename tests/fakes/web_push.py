@@ -6,7 +6,7 @@ import json
 import threading
 from dataclasses import replace
 
-from app.notify.web_push_ports import PushAttempt, PushResult, WebPushSubscription
+from app.notify.web_push.ports import PushAttempt, PushResult, WebPushSubscription
 
 #: A valid application server key (a P-256 point); the double never signs with it.
 PUBLIC_KEY = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"

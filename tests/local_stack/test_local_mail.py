@@ -17,7 +17,7 @@ import boto3
 import pytest
 
 from app.aws.ses import SesMailer
-from app.notify.mail_templates import sign_in_code, verify_email
+from app.notify.email.templates import sign_in_code, verify_email
 from local_stack import LOCAL_NAMES
 from local_stack.gateway import Gateway
 from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, LocalMail, Mailbox, MailTap, describe

@@ -13,8 +13,8 @@ import pytest
 
 from app.aws.web_push import PywebpushSender
 from app.notify.messages import Kind, Notification
-from app.notify.web_push import payload_of, topic_of
-from app.notify.web_push_ports import PushResult, WebPushSubscription
+from app.notify.web_push.browsers import payload_of, topic_of
+from app.notify.web_push.ports import PushResult, WebPushSubscription
 from local_stack.gateway import Gateway
 from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key, verify_vapid
 from local_stack.server import GatewayServer

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app import bootstrap
-from app.notify.mail import Mail
+from app.notify.email.mail import Mail
 from tests.fakes.mail import RecordingMailer
 from tests.support.aws import forget_clients_and_settings
 from tests.support.clock import Clock

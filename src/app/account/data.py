@@ -11,7 +11,7 @@ from app.core.records import GameRecord, PlayerRecord
 from app.games import inbox as inbox_entries
 from app.games.ports import Inbox
 from app.notify.ports import Device, Preferences
-from app.notify.web_push_ports import WebPushSubscription
+from app.notify.web_push.ports import WebPushSubscription
 from app.players.accounts import SignedIn
 from app.players.ports import SessionRecord
 from app.webhooks.records import WebhookRecord

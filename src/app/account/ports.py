@@ -12,7 +12,7 @@ from app.players.ports import Sessions
 from app.webhooks.ports import Webhooks
 
 if TYPE_CHECKING:
-    from app.notify.web_push_ports import WebPushStore
+    from app.notify.web_push.ports import WebPushStore
 
 
 class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Clock, Protocol):

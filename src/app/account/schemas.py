@@ -12,7 +12,7 @@ from app.games.presenters import names_in, round_result
 from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut, device_out
-from app.notify.web_push_schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
+from app.notify.web_push.schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 

@@ -8,7 +8,7 @@ from botocore.exceptions import ClientError, HTTPClientError, ReadTimeoutError
 from botocore.exceptions import ConnectionError as BotocoreConnectionError
 
 from app.aws import clients as aws_clients
-from app.notify.mail import (
+from app.notify.email.mail import (
     Mail,
     MailNotConfigured,
     MailOutcomeUnknown,
@@ -32,7 +32,7 @@ _REFUSED = frozenset({"MessageRejected", "BadRequestException"})
 
 
 class SesMailer:
-    """app.notify.mail.Mailer over SES v2: `SendEmail` from `from_address` in `configuration_set`.
+    """app.notify.email.mail.Mailer over SES v2: `SendEmail` from `from_address` in `configuration_set`.
 
     The configuration set is what feeds the suppression list (bounces and complaints, template.yaml);
     before each send, the address is looked up there (`GetSuppressedDestination`) and never mailed.

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from app.aws import clients as aws_clients
-from app.notify.channels import Endpoint, InvalidPushToken, Platform
+from app.notify.devices.channels import Endpoint, InvalidPushToken, Platform
 from app.notify.messages import Notification
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ _GONE = frozenset({"EndpointDisabled", "NotFound", "EndpointDisabledException", 
 
 
 class SnsNotifier:
-    """app.notify.channels.PushChannel over SNS: the topic and platform endpoints."""
+    """app.notify.devices.channels.PushChannel over SNS: the topic and platform endpoints."""
 
     def __init__(
         self,

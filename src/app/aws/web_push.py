@@ -28,7 +28,7 @@ from botocore.exceptions import ClientError
 from app.aws import clients
 from app.core.errors import StoreUnavailable
 from app.core.telemetry import logger
-from app.notify.web_push_ports import LOCAL_RECEIVER_PATH, PushAttempt, PushResult, WebPushSubscription
+from app.notify.web_push.ports import LOCAL_RECEIVER_PATH, PushAttempt, PushResult, WebPushSubscription
 from app.webhooks import http
 from app.webhooks.ssrf import UnsafeUrl, vet
 
@@ -169,6 +169,6 @@ class PywebpushSender:
 
 
 def _refused_for(endpoint: str, ports: frozenset[int]) -> frozenset[int]:
-    """The local stack's own ports, except for its push receiver's path (app.notify.web_push)."""
+    """The local stack's own ports, except for its push receiver's path (app.notify.web_push.browsers)."""
     path = urlsplit(endpoint).path
     return frozenset() if path.startswith(LOCAL_RECEIVER_PATH) and ".." not in path else ports

@@ -21,7 +21,8 @@ class AppSettings(BaseModel):
     apns_platform_application_arn: str = ""
     apns_sandbox_platform_application_arn: str = ""
     fcm_platform_application_arn: str = ""
-    # Email (app.notify.mail): the sender, a verified SES identity; empty: no email (email_not_configured).
+    # Email (app.notify.email.mail): the sender, a verified SES identity; empty: no email
+    # (email_not_configured).
     email_from: str = Field(default="", pattern=r"^([^@\s]+@[^@\s]+)?$")
     # The SES configuration set every mail is sent in (it feeds bounces and complaints to suppression).
     email_configuration_set: str = ""
@@ -72,15 +73,15 @@ class AppSettings(BaseModel):
     # A browser's push service that failed (timed out, 5xx) this many times in a row is disabled.
     web_push_disable_after_failures: int = Field(default=5, ge=1)
     feed_ttl_after_end_seconds: int = Field(default=90 * 86_400, ge=3_600)
-    # Signs the one-click unsubscribe links of notification mails (app.notify.unsubscribe); empty: no
+    # Signs the one-click unsubscribe links of notification mails (app.notify.email.unsubscribe); empty: no
     # notification mail is sent, since none could carry a working unsubscribe link.
     unsubscribe_secret: str = Field(default="", repr=False)
     # Where the API is reached from outside (the unsubscribe links point there); empty: WEB_BASE_URL,
     # for a deployment serving the web client and the API from one origin (the local stack does).
     public_api_url: str = Field(default="", pattern=r"^(https?://[^\s#?]+)?$")
-    # Web Push (app.notify.web_push): the SSM SecureString parameter holding the VAPID private key (empty:
-    # Web Push is off, 501 web_push_not_configured), and who push services may contact (RFC 8292 `sub`,
-    # mailto: or https:; empty: mailto:EMAIL_FROM, else WEB_BASE_URL).
+    # Web Push (app.notify.web_push.browsers): the SSM SecureString parameter holding the VAPID private key
+    # (empty: Web Push is off, 501 web_push_not_configured), and who push services may contact (RFC 8292
+    # `sub`, mailto: or https:; empty: mailto:EMAIL_FROM, else WEB_BASE_URL).
     web_push_vapid_parameter: str = ""
     web_push_subject: str = Field(default="", pattern=r"^((mailto:|https://)\S+)?$")
     # The local stack's own loopback ports (the twin's, the gateway's), comma-separated: a local webhook

@@ -13,8 +13,8 @@ from app.notify.ports import Notifications, Releasing
 from app.webhooks.ports import Enqueueing
 
 if TYPE_CHECKING:
-    from app.notify.channels import PushChannel
-    from app.notify.email_ports import DigestIndex
+    from app.notify.devices.channels import PushChannel
+    from app.notify.email.ports import DigestIndex
     from app.webhooks.ports import WebhookQueue
 
 

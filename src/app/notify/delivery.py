@@ -30,14 +30,14 @@ from app.core.errors import (
 )
 from app.core.records import PlayerRecord
 from app.core.telemetry import count, logger
-from app.notify.channels import InvalidPushToken, Platform, PushChannel
-from app.notify.email_channel import EmailChannel
+from app.notify.devices.channels import InvalidPushToken, Platform, PushChannel
+from app.notify.email.channel import EmailChannel
 from app.notify.messages import Kind, Notification, nudge
 from app.notify.outbox import by_channel, messages_for, owed_channels
 from app.notify.outbox_ports import NotificationQueue
 from app.notify.ports import Device, NotificationStore, Queueing
 from app.notify.preferences import Channel, NotificationPreferences
-from app.notify.web_push_ports import WebPushStore
+from app.notify.web_push.ports import WebPushStore
 from dixit.quiet_hours import is_quiet, quiet_end
 from dixit.state import GameState
 from dixit.views import waiting_for

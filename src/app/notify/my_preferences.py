@@ -17,7 +17,7 @@ from app.core.telemetry import count, logger
 from app.games import play as games
 from app.games.play import ATTEMPT_RESERVE, Step
 from app.games.ports import Moving
-from app.notify import digest
+from app.notify.email import digest
 from app.notify.ports import Notifications, Preferring
 from app.notify.preferences import NotificationPreferences, updated
 from dixit.deadlines import next_due

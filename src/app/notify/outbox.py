@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from app.notify.email_channel import EMAILED_KINDS
+from app.notify.email.channel import EMAILED_KINDS
 from app.notify.messages import Kind, Notification
 from app.notify.preferences import Channel, NotificationPreferences
-from app.notify.web_push import WEB_PUSH_KINDS
+from app.notify.web_push.browsers import WEB_PUSH_KINDS
 
 
 def notification_to_dict(notification: Notification) -> dict[str, Any]:

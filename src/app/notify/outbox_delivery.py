@@ -19,14 +19,14 @@ from enum import StrEnum
 from functools import partial
 
 from app.core.telemetry import count, logger
-from app.notify.email_channel import EmailChannel, EmailOutcome
+from app.notify.email.channel import EmailChannel, EmailOutcome
 from app.notify.headline import headline
 from app.notify.messages import Notification
 from app.notify.outbox import OutboxMessage, send_id, topic_send_id
 from app.notify.outbox_ports import Claim
 from app.notify.ports import Device, OutboxSending
 from app.notify.preferences import Channel
-from app.notify.web_push import WebPush
+from app.notify.web_push.browsers import WebPush
 from app.webhooks.ports import MAX_VISIBILITY_SECONDS
 
 

@@ -11,18 +11,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app.core.clock import Clock
 from app.games.ports import Games, Inbox, Moving
-from app.notify.channels import Platform
+from app.notify.devices.channels import Platform
 from app.notify.messages import Notification
 from app.notify.preferences import NotificationPreferences
 
 if TYPE_CHECKING:
     from app.core.settings import AppSettings
     from app.decks.card_images import CardImages
-    from app.notify.channels import PushChannel
-    from app.notify.email_ports import DigestIndex, MailLedger
-    from app.notify.mail import Mailer
+    from app.notify.devices.channels import PushChannel
+    from app.notify.email.mail import Mailer
+    from app.notify.email.ports import DigestIndex, MailLedger
     from app.notify.outbox_ports import NotificationQueue, SendLedger
-    from app.notify.web_push_ports import WebPushSender, WebPushStore
+    from app.notify.web_push.ports import WebPushSender, WebPushStore
     from app.players.ports import PlayerStore
 
 # The older name: every reader of a player's mutes reads the whole preferences now.
@@ -108,7 +108,7 @@ class Settled(Protocol):
 
 
 class DigestFiling(WallClock, Protocol):
-    """The digest index, refiled by the hour a player's digest is due (app.notify.digest)."""
+    """The digest index, refiled by the hour a player's digest is due (app.notify.email.digest)."""
 
     digests: DigestIndex
 
@@ -120,7 +120,7 @@ class Suppressing(Clock, Protocol):
 
 
 class Emailing(Suppressing, Games, Notifications, Settled, Protocol):
-    """A notification's mail (app.notify.email_channel): to the player's address, with the game's cards."""
+    """A notification's mail (app.notify.email.channel): to the player's address, with the game's cards."""
 
     players: PlayerStore
     mailer: Mailer
@@ -128,7 +128,7 @@ class Emailing(Suppressing, Games, Notifications, Settled, Protocol):
 
 
 class WebPushing(WallClock, Settled, Protocol):
-    """The web push channel and its subscriptions (app.notify.web_push)."""
+    """The web push channel and its subscriptions (app.notify.web_push.browsers)."""
 
     web_push_subscriptions: WebPushStore
     web_push: WebPushSender
@@ -161,7 +161,7 @@ class Releasing(Games, Notifications, Protocol):
 
 
 class Digesting(DigestFiling, Suppressing, Inbox, Notifications, Settled, Protocol):
-    """The daily digest: due players, their preferences, their games, their mail (app.notify.digest)."""
+    """The daily digest: due players, their preferences, their games, their mail (app.notify.email.digest)."""
 
     players: PlayerStore
     mailer: Mailer

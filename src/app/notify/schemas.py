@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.examples import GAME_ID, PLAYER_ID, STAMP
 from app.core.schema_base import Request, Schema, doc
-from app.notify.channels import Platform
+from app.notify.devices.channels import Platform
 from app.notify.preferences import HH_MM_PATTERN, time_zone_names
 
 if TYPE_CHECKING:

@@ -27,8 +27,8 @@ from app.core.errors import Conflict, InvalidInput, NotAuthenticated
 from app.core.rates import Rate, claim
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
-from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
-from app.notify.mail_templates import sign_in_code, verify_email
+from app.notify.email.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.email.templates import sign_in_code, verify_email
 from app.players.accounts import check_device, open_session
 from app.players.addresses import address_id, normalize
 from app.players.ports import CodeKey, Confirmed, PendingCode, SessionRecord

@@ -10,7 +10,7 @@ from app.players.ports import Opening, Players
 
 if TYPE_CHECKING:
     from app.core.settings import AppSettings
-    from app.notify.mail import Mailer
+    from app.notify.email.mail import Mailer
     from app.players.ports import EmailStore
 
 

@@ -15,8 +15,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.event_handler.request import Request
 
-from app.notify import unsubscribe
-from app.notify.unsubscribe_schemas import TOKEN_PATTERN, UnsubscribeOut
+from app.notify.email import unsubscribe
+from app.notify.email.unsubscribe_schemas import TOKEN_PATTERN, UnsubscribeOut
 from handlers.http import Adapters, json_response
 from handlers.problems import answers
 from handlers.route_table import Endpoints

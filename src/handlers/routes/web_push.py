@@ -8,8 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from aws_lambda_powertools.event_handler.request import Request
 
-from app.notify.web_push import WebPush
-from app.notify.web_push_schemas import (
+from app.notify.web_push.browsers import WebPush
+from app.notify.web_push.schemas import (
     SUBSCRIPTION_ID_PATTERN,
     PutWebPushSubscription,
     WebPushKey,

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.aws.dynamodb.notify import DynamoNotificationStore
-from app.notify import unsubscribe
+from app.notify.email import unsubscribe
 from app.notify.preferences import Channel
 from tests.support.aws import TABLE
 from tests.support.mail import WEB, Mailroom, recorded_mail
@@ -108,7 +108,7 @@ def test_choosing_a_digest_hour_files_the_player_in_the_digest_index_and_turning
     mail: Mailroom, players: list[Client]
 ) -> None:
     from app.aws.dynamodb.mail_ledger import DynamoDigestIndex
-    from app.notify.digest_schedule import digest_shard, next_due
+    from app.notify.email.digest_schedule import digest_shard, next_due
 
     ada = players[0]
     index = DynamoDigestIndex(TABLE)

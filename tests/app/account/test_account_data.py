@@ -13,9 +13,9 @@ from app.account.schemas import account_export
 from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.games import inbox
 from app.games import play as games
-from app.notify.channels import Platform
+from app.notify.devices.channels import Platform
 from app.notify.ports import Device
-from app.notify.web_push_ports import WebPushSubscription
+from app.notify.web_push.ports import WebPushSubscription
 from app.players import accounts
 from app.players.accounts import SignedIn
 from app.services import Services

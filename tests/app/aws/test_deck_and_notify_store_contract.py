@@ -9,7 +9,7 @@ import pytest
 
 from app.aws.dynamodb.decks import DynamoDeckStore
 from app.decks.ports import CardState, CardStatus, DeckRecord
-from app.notify.channels import Platform
+from app.notify.devices.channels import Platform
 from app.notify.holding import shard_of
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Device, Held, Preferences

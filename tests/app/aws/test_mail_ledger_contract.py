@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from app.aws.dynamodb.mail_ledger import DynamoDigestIndex, DynamoMailLedger
-from app.notify.digest_schedule import DIGEST_SHARDS, digest_shard
-from app.notify.email_ports import DigestEntry
+from app.notify.email.digest_schedule import DIGEST_SHARDS, digest_shard
+from app.notify.email.ports import DigestEntry
 from tests.fakes.mail_ledger import MemoryDigestIndex, MemoryMailLedger
 from tests.support.aws import TABLE, empty_table, forget_clients_and_settings, set_environment
 

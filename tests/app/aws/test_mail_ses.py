@@ -11,7 +11,7 @@ from botocore.config import Config
 from botocore.stub import Stubber
 
 from app.aws.ses import SesMailer
-from app.notify.mail import Mail, MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.email.mail import Mail, MailNotConfigured, MailRefused, MailUnavailable, Suppressed
 from local_stack.mail import Mailbox
 from local_stack.twin import TwinServer
 
@@ -151,7 +151,7 @@ def test_a_lost_answer_is_an_unknown_outcome_and_the_sdk_never_retries_send_emai
     from botocore.exceptions import ReadTimeoutError
 
     from app.aws import clients
-    from app.notify.mail import MailOutcomeUnknown
+    from app.notify.email.mail import MailOutcomeUnknown
 
     client = sesv2_of("http://127.0.0.1:9")
     sends: list[dict[str, Any]] = []

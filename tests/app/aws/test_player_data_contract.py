@@ -10,7 +10,7 @@ import pytest
 
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.core.records import Membership, PlayerRecord
-from app.notify.channels import Platform
+from app.notify.devices.channels import Platform
 from app.notify.ports import Device
 from app.players.addresses import address_id
 from app.players.ports import SessionRecord

@@ -66,7 +66,7 @@ def test_the_api_function_starts_without_loading_pywebpush_aiohttp_or_requests()
 
 def test_the_sender_never_pushes_to_the_local_stacks_own_ports_but_to_its_receiver() -> None:
     from app.aws.web_push import PywebpushSender
-    from app.notify.web_push_ports import PushResult, WebPushSubscription
+    from app.notify.web_push.ports import PushResult, WebPushSubscription
 
     sender = PywebpushSender(
         lambda: None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.notify.web_push_ports import WebPushSubscription
+from app.notify.web_push.ports import WebPushSubscription
 
 STAMP = "2026-03-01T12:00:00+00:00"
 

@@ -10,8 +10,8 @@ from app.core.errors import Conflict, Forbidden, InvalidInput, NotConfigured, No
 from app.core.records import PlayerRecord, Visibility
 from app.games import play as games
 from app.notify import delivery
-from app.notify.channels import Platform
 from app.notify.delivery import Delivery, Outcome
+from app.notify.devices.channels import Platform
 from app.notify.messages import Kind, Notification
 from app.players import accounts
 from app.services import Services

@@ -6,7 +6,7 @@ from app.notify.headline import headline, quoted
 from app.notify.messages import Kind, Notification
 from app.services import Services
 
-from .test_email_channel import started, storyteller
+from .email.test_channel import started, storyteller
 
 
 def test_player_text_is_one_line_quoted_and_cut() -> None:

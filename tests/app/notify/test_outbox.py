@@ -13,14 +13,14 @@ from app.core.errors import StoreUnavailable
 from app.core.settings import AppSettings
 from app.games import play as games
 from app.notify import holding
-from app.notify.channels import Platform
 from app.notify.delivery import Delivery, NotQueued, Outcome, nudge_game, register_device
-from app.notify.mail import DEDUPE_HEADER, Mail, MailOutcomeUnknown, MailUnavailable
+from app.notify.devices.channels import Platform
+from app.notify.email.mail import DEDUPE_HEADER, Mail, MailOutcomeUnknown, MailUnavailable
 from app.notify.messages import Kind, Notification, changes
 from app.notify.outbox import OutboxMessage, messages_for, owed_channels
 from app.notify.outbox_delivery import Finished, RetryLater, deliver
 from app.notify.preferences import Channel, NotificationPreferences
-from app.notify.web_push import WebPush
+from app.notify.web_push.browsers import WebPush
 from app.services import Services
 from app.webhooks import ssrf
 from dixit.moves import GiveClue
@@ -34,8 +34,8 @@ from tests.support.clock import Clock
 from tests.support.outbox import drain
 from tests.support.services import memory_services
 
-from .test_email_channel import WEB, started, storyteller, your_turn
-from .test_web_push import subscribe
+from .email.test_channel import WEB, started, storyteller, your_turn
+from .web_push.test_browsers import subscribe
 
 SETTINGS = AppSettings(web_base_url=WEB, unsubscribe_secret="s3cret")
 

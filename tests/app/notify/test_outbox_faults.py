@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from app.core.settings import AppSettings
-from app.notify.channels import Platform
 from app.notify.delivery import Delivery, register_device
-from app.notify.mail import DEDUPE_HEADER, Mail, MailOutcomeUnknown, MailUnavailable
+from app.notify.devices.channels import Platform
+from app.notify.email.mail import DEDUPE_HEADER, Mail, MailOutcomeUnknown, MailUnavailable
 from app.notify.messages import Kind, Notification
-from app.notify.web_push import WebPush
-from app.notify.web_push_ports import PushAttempt, PushResult, WebPushSubscription
+from app.notify.web_push.browsers import WebPush
+from app.notify.web_push.ports import PushAttempt, PushResult, WebPushSubscription
 from app.services import Services
 from app.webhooks import ssrf
 from tests.fakes.mail import RecordingMailer
@@ -26,8 +26,8 @@ from tests.support.clock import Clock
 from tests.support.outbox import drain
 from tests.support.services import memory_services
 
-from .test_email_channel import WEB, started, storyteller, your_turn
-from .test_web_push import subscribe
+from .email.test_channel import WEB, started, storyteller, your_turn
+from .web_push.test_browsers import subscribe
 
 FAULT_RATE = 0.3
 

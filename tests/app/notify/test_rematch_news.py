@@ -14,7 +14,7 @@ from app.games.rematch_ids import rematch_id
 from app.notify import holding, my_preferences
 from app.notify.delivery import Delivery, set_game_muted
 from app.notify.messages import Kind, Notification
-from app.notify.web_push import payload_of
+from app.notify.web_push.browsers import payload_of
 from app.services import Services
 from handlers.game_stream import consume
 from tests.app.games.test_rematch import finished
@@ -25,7 +25,7 @@ from tests.support.clock import Clock
 from tests.support.services import memory_services
 from tests.support.stream import GameStream
 
-from .test_email_channel import SETTINGS, WEB, with_address
+from .email.test_channel import SETTINGS, WEB, with_address
 from .test_quiet_delivery import FOREVER, SIESTA
 
 

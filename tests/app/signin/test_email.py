@@ -12,7 +12,7 @@ import pytest
 from app.core.errors import AppError, Conflict, InvalidInput, RateLimited
 from app.core.records import PlayerRecord
 from app.core.settings import AppSettings
-from app.notify.mail import Mail, MailNotConfigured, Suppressed
+from app.notify.email.mail import Mail, MailNotConfigured, Suppressed
 from app.players import accounts
 from app.services import Services
 from app.signin import email

@@ -17,8 +17,8 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
-from app.notify.digest_schedule import digest_shard
-from app.notify.email_ports import DigestEntry
+from app.notify.email.digest_schedule import digest_shard
+from app.notify.email.ports import DigestEntry
 
 SUPPRESSED_SK = "SUPPRESSED"
 DIGEST_SK = "DIGEST"

@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.notify import holding
-from app.notify.channels import Platform
+from app.notify.devices.channels import Platform
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Device, Held
 from app.notify.preferences import DEFAULT_TIME_ZONE, Channel, NotificationPreferences, all_channels

@@ -11,7 +11,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
-from app.notify.web_push_ports import WebPushSubscription
+from app.notify.web_push.ports import WebPushSubscription
 
 WEB_PUSH_PREFIX = "WEBPUSH#"
 

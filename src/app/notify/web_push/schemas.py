@@ -6,7 +6,7 @@ from pydantic import ConfigDict, Field
 
 from app.core.examples import STAMP
 from app.core.schema_base import Request, Schema, doc
-from app.notify.web_push_ports import WebPushSubscription
+from app.notify.web_push.ports import WebPushSubscription
 
 SUBSCRIPTION_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 ENDPOINT = "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH"

@@ -1,4 +1,4 @@
-"""app.notify.web_push: storing browsers' subscriptions, and what a push carries and where it goes."""
+"""app.notify.web_push.browsers: storing browsers' subscriptions, what a push carries and where it goes."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from app.notify.delivery import Delivery
 from app.notify.messages import Kind, Notification
 from app.notify.outbox import OutboxMessage
 from app.notify.preferences import Channel
-from app.notify.web_push import MAX_SUBSCRIPTIONS, WebPush, topic_of
-from app.notify.web_push_ports import PushAttempt, PushResult
+from app.notify.web_push.browsers import MAX_SUBSCRIPTIONS, WebPush, topic_of
+from app.notify.web_push.ports import PushAttempt, PushResult
 from app.players import accounts
 from app.services import Services
 from app.webhooks import ssrf

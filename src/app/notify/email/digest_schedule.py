@@ -11,7 +11,7 @@ import hashlib
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from app.notify.email_ports import DigestEntry
+from app.notify.email.ports import DigestEntry
 
 DIGEST_SHARDS = 4  # changing it orphans entries: the job queries DIGEST#<hour>#0..DIGEST_SHARDS-1
 

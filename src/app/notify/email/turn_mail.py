@@ -18,9 +18,9 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from app.core.records import Membership
-from app.notify import unsubscribe
+from app.notify.email import unsubscribe
+from app.notify.email.mail import Mail
 from app.notify.headline import headline
-from app.notify.mail import Mail
 from app.notify.messages import Kind, Notification, rematch_waits
 from dixit.state import GameState, Phase
 from dixit.views import GameView, OwedMove, view_for

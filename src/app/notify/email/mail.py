@@ -1,7 +1,7 @@
 """Email: one message (`Mail`), the port that sends it (`Mailer`) and what sending can answer.
 
 The port and its plain types only; `app.aws.ses.SesMailer` is the SES adapter `app.bootstrap` builds, and
-`app.notify.mail_templates` writes the messages. A mailer never sends to an address on the account's
+`app.notify.email.templates` writes the messages. A mailer never sends to an address on the account's
 suppression list (it bounced or its owner marked us as spam): it raises `Suppressed` instead.
 """
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from html import escape
 from string import Template
 
-from app.notify.mail import Mail
+from app.notify.email.mail import Mail
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from datetime import timedelta
 from enum import StrEnum
 
 from app.core.telemetry import count, logger
-from app.notify import unsubscribe
-from app.notify.mail import (
+from app.notify.email import unsubscribe
+from app.notify.email.mail import (
     DEDUPE_HEADER,
     MailNotConfigured,
     MailOutcomeUnknown,
@@ -25,9 +25,9 @@ from app.notify.mail import (
     MailUnavailable,
     Suppressed,
 )
+from app.notify.email.turn_mail import turn_mail
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Emailing
-from app.notify.turn_mail import turn_mail
 
 TURN_MAIL_WINDOW = timedelta(hours=12)
 TURN_KINDS = frozenset({Kind.YOUR_TURN, Kind.REMINDER})

@@ -29,7 +29,7 @@ from app.core.records import PlayerRecord
 from app.core.telemetry import count, logger
 from app.notify.messages import Kind, Notification
 from app.notify.ports import WebPushing
-from app.notify.web_push_ports import (
+from app.notify.web_push.ports import (
     LOCAL_RECEIVER_PATH,
     PushResult,
     WebPushSender,

@@ -1,4 +1,4 @@
-"""app.notify.email_channel through Delivery: who gets which mail, the 12-hour cap, replays, suppression."""
+"""app.notify.email.channel through Delivery: who gets which mail, the 12-hour cap, replays, suppression."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from app.core.records import PlayerRecord, Visibility
 from app.core.settings import AppSettings
 from app.games import play as games
-from app.notify import unsubscribe
 from app.notify.delivery import Delivery
-from app.notify.email_channel import EmailChannel, EmailOutcome
-from app.notify.mail import MailUnavailable
+from app.notify.email import unsubscribe
+from app.notify.email.channel import EmailChannel, EmailOutcome
+from app.notify.email.mail import MailUnavailable
 from app.notify.messages import Kind, Notification, nudge, reminder
 from app.notify.preferences import Channel
 from app.players import accounts

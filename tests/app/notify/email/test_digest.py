@@ -1,4 +1,4 @@
-"""app.notify.digest over the doubles: the index follows the preferences, one mail lists every waiting
+"""app.notify.email.digest over the doubles: the index follows the preferences, one mail lists every waiting
 game, once per local day, reading only this hour's keys, and summer time moves the hour."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 
 from app.core.records import Membership, PlayerRecord, Waiting
 from app.core.settings import AppSettings
-from app.notify import unsubscribe
-from app.notify.digest import preferences_changed, send_digests
-from app.notify.digest_schedule import DIGEST_SHARDS, next_due
+from app.notify.email import unsubscribe
+from app.notify.email.digest import preferences_changed, send_digests
+from app.notify.email.digest_schedule import DIGEST_SHARDS, next_due
 from app.notify.preferences import NotificationPreferences
 from app.players import accounts
 from app.services import Services

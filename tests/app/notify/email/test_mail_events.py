@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from app.aws.dynamodb.mail_ledger import DynamoMailLedger
-from app.notify.mail_events import addresses_to_suppress
+from app.notify.email.mail_events import addresses_to_suppress
 from tests.api.client import FakeContext
 from tests.support.aws import TABLE, empty_table, moto_game_table
 
-EVENTS = Path(__file__).resolve().parents[3] / "events" / "mail_events"
+EVENTS = Path(__file__).resolve().parents[4] / "events" / "mail_events"
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""app.notify.mail_templates: each mail names its action, holds its code and link, and escapes them."""
+"""app.notify.email.templates: each mail names its action, holds its code and link, and escapes them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from app.notify.mail import Mail
-from app.notify.mail_templates import sign_in_code, verify_email
+from app.notify.email.mail import Mail
+from app.notify.email.templates import sign_in_code, verify_email
 
 Render = Callable[..., Mail]
 TEMPLATES = pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The daily digest: one mail a day listing every game waiting on the player, at their local hour.
 
-`preferences_changed` keeps the digest index (app.notify.digest_schedule) in step with the player's
+`preferences_changed` keeps the digest index (app.notify.email.digest_schedule) in step with the player's
 `digest` and `time_zone` (the preferences route calls it after saving; unsubscribing from the digest
 too). `send_digests` is the hourly job: it reads only the index keys of this UTC hour, shard by shard
 (no Scan), sends each due player one mail however many games wait (none when none does), at most once
@@ -15,13 +15,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
 from app.core.telemetry import count, logger
-from app.notify import unsubscribe
-from app.notify.digest_schedule import DIGEST_SHARDS, due_now, entry_for, local_day
-from app.notify.email_ports import DigestEntry
-from app.notify.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.email import unsubscribe
+from app.notify.email.digest_schedule import DIGEST_SHARDS, due_now, entry_for, local_day
+from app.notify.email.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
+from app.notify.email.ports import DigestEntry
+from app.notify.email.turn_mail import digest_mail
 from app.notify.ports import DigestFiling, Digesting
 from app.notify.preferences import NotificationPreferences
-from app.notify.turn_mail import digest_mail
 
 # Enough for one more player (a few reads, a claim, a send) and a clean return.
 RESERVE_MS = 3_000
