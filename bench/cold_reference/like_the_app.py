@@ -43,7 +43,7 @@ RESOLVER: dict[str, Any] = {"enable_validation": True, "response_validation_erro
 
 # app/aws/clients.py: every client comes from a botocore session (never boto3) with this config.
 CLIENT_CONFIG = Config(
-    retries={"mode": "standard", "max_attempts": 3},
+    retries={"mode": "standard", "total_max_attempts": 4},
     connect_timeout=1,
     read_timeout=2,
     tcp_keepalive=True,

@@ -99,6 +99,6 @@ def test_the_floor_client_is_configured_as_the_app_client(monkeypatch: pytest.Mo
     floor_client = framework_probe.client_settings(floor.raw_client())
     assert floor_client == app_client
     assert floor_client["parameter_validation"] is False
-    # botocore's reading of the app's `max_attempts: 3`: three retries, four attempts in all.
+    # Four attempts in all, as clients.py states them.
     assert floor_client["retries"] == {"mode": "standard", "total_max_attempts": 4}
     assert (floor_client["connect_timeout"], floor_client["read_timeout"]) == (1, 2)

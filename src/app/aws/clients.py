@@ -24,11 +24,12 @@ if TYPE_CHECKING:
     from mypy_boto3_sns import SNSClient
     from mypy_boto3_sqs import SQSClient
 
-# Standard mode retries throttling, 5xx and connection errors with jittered backoff, 3 attempts in all.
+# Standard mode retries throttling, 5xx and connection errors with jittered backoff: 4 attempts in all
+# (what `max_attempts: 3` always meant to botocore, which counts retries there; stated as a total now).
 # Short timeouts: a DynamoDB call answers in milliseconds, and every second spent waiting on a dead
 # connection is a second the use case cannot spend on its own retries inside the Lambda's 10 s.
 _CONFIG = Config(
-    retries={"mode": "standard", "max_attempts": 3},
+    retries={"mode": "standard", "total_max_attempts": 4},
     connect_timeout=1,
     read_timeout=2,
     tcp_keepalive=True,
