@@ -2,13 +2,18 @@
 
 A pure function of the state, so the sweep computes nothing about rules: it asks what is due, acts
 (a reminder, or `Timeout` at the deadline), and stores the next moment returned here.
+
+`schedule` is the game's own plan. What is due at a given moment (`due_now`, `next_due`) also knows
+that nobody times out asleep (dixit.asleep): a timeout reached while every past-due player sleeps is
+due when the first of them wakes, so a late sweep inside their quiet hours stores that moment instead.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from dixit.asleep import woken_by
 from dixit.settings import TimeoutPolicy
 from dixit.state import GameState
 
@@ -68,12 +73,27 @@ def schedule(state: GameState) -> tuple[Due, ...]:
     return tuple(points)
 
 
+def schedule_at(state: GameState, now: int) -> tuple[Due, ...]:
+    """The schedule as it stands at `now`: a timeout reached while every past-due player sleeps moves to
+    the moment the first of them wakes (dixit.asleep), in time order."""
+    points = schedule(state)
+    woken = woken_by(state, now)
+    if woken is None:
+        return points
+    held = (
+        replace(due, at=woken) if due.kind is DueKind.TIMEOUT and due.at <= now else due for due in points
+    )
+    return tuple(sorted(held, key=lambda due: due.at))
+
+
 def next_due(state: GameState, after: int | None = None) -> Due | None:
     """The first thing due strictly after `after` (or the first of all), None when nothing is owed."""
-    return next((due for due in schedule(state) if after is None or due.at > after), None)
+    if after is None:
+        return next(iter(schedule(state)), None)
+    return next((due for due in schedule_at(state, after) if due.at > after), None)
 
 
 def due_now(state: GameState, now: int) -> Due | None:
     """What to act on at `now`: the latest point already reached (a late sweep skips stale reminders)."""
-    reached = [due for due in schedule(state) if due.at <= now]
+    reached = [due for due in schedule_at(state, now) if due.at <= now]
     return reached[-1] if reached else None

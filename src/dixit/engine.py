@@ -37,6 +37,7 @@ from dixit.moves import (
     Vacation,
     Vote,
 )
+from dixit.round_flow import move_on_when_done
 from dixit.round_moves import give_clue, submit, vote
 from dixit.scoring import allowed_vote_counts
 from dixit.seat_changes import first_offered_seat, offer_seat, remove_player, take_seat
@@ -95,6 +96,7 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
             # Once the game started, the invite link seats a newcomer in the first offered seat.
             seat_id = first_offered_seat(new)
             new = take_seat(new, TakeSeat(move.player_id, move.name, seat_id))
+            finished = move_on_when_done(new, now)
             joined, left = (move.player_id,), (seat_id,)
         case Join():
             join(new, move)
@@ -122,6 +124,7 @@ def apply(state: GameState, move: Move, *, now: int) -> Applied:
             remove_player(new, move)
         case TakeSeat():
             new = take_seat(new, move)
+            finished = move_on_when_done(new, now)
             joined, left = (move.player_id,), (move.seat_id,)
         case _:
             assert_never(move)

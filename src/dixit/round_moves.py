@@ -59,6 +59,10 @@ def vote(state: GameState, move: Vote, now: int) -> RoundResult | None:
         )
     if move.player_id in rnd.votes:
         raise IllegalMoveError("already_voted", "you have already voted this round")
+    if move.player_id in rnd.joined:
+        raise IllegalMoveError(
+            "sitting_out", "you took this seat during the round: you play from the next one"
+        )
     if move.player_id in rnd.sitting_out:
         raise IllegalMoveError("sitting_out", "your vote timed out: the round goes on without it")
     allowed = allowed_vote_counts(state.settings.rules, len(state.players))

@@ -43,7 +43,10 @@ def first_offered_seat(state: GameState) -> str:
 
 def take_seat(state: GameState, move: TakeSeat) -> GameState:
     """The newcomer in the offered seat: the stored form names players by seat, so renaming the seat's
-    player is all it takes for the hand, the score and every part of the round to follow."""
+    player is all it takes for the hand, the score and every part of the round to follow.
+
+    But for the round's secret (`mid_round_secret`). Move the round on afterwards (`move_on_when_done`):
+    the seat's vote may have been the last one owed."""
     require_phase(state, *IN_PLAY)
     require_newcomer(state, move.player_id)
     if move.seat_id not in state.offered:
@@ -57,7 +60,28 @@ def take_seat(state: GameState, move: TakeSeat) -> GameState:
     # The seat is a newcomer's now: no longer a deleted account's, and the latest seated.
     data["departed"] = [s for s in data.get("departed", ()) if s != seat]
     data["newcomers"] = [*(s for s in data.get("newcomers", ()) if s != seat), seat]
-    return GameState.from_dict(data)
+    taken = GameState.from_dict(data)
+    keep_round_secret(taken, move.player_id)
+    return taken
+
+
+def keep_round_secret(state: GameState, newcomer_id: str) -> None:
+    """A seat taken once its card for the round is in (a decoy, played by the old player or for them,
+    or the storyteller's card): the newcomer gets the seat's hand and score at once, but not that card,
+    which would tell a host playing a second account one card that is not the storyteller's. Their view
+    leaves out the seat's card(s) and vote of this round (`Round.joined`, dixit.views) and the seat sits
+    out what is left of it: a vote it still owes is not cast (as a silent voter's under `skip`, it scores
+    nothing either way), since a refused vote for one's own card would tell the same secret. Its card stays
+    on the table and scores for the seat as any decoy. The newcomer plays from the next round."""
+    rnd = state.round
+    if rnd is None:
+        return
+    played = newcomer_id in rnd.submissions or (newcomer_id == rnd.storyteller_id and rnd.storyteller_card)
+    if not played:
+        return  # nothing of the round is the seat's yet: the newcomer plays it as their own
+    rnd.joined.append(newcomer_id)
+    if newcomer_id in rnd.submissions and newcomer_id not in rnd.votes and newcomer_id not in rnd.sitting_out:
+        rnd.sitting_out.append(newcomer_id)
 
 
 def remove_player(state: GameState, move: RemovePlayer) -> None:

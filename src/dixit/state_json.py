@@ -81,6 +81,7 @@ def _encode_round(rnd: Round, ids: list[str], seat: dict[str, int], index: dict[
         **({"auto": [seat[pid] for pid in rnd.autoplayed]} if rnd.autoplayed else {}),
         **({"autov": [seat[pid] for pid in rnd.autovoted]} if rnd.autovoted else {}),
         **({"ext": [[seat[p], s] for p, s in rnd.extended.items()]} if rnd.extended else {}),
+        **({"joined": [seat[pid] for pid in rnd.joined]} if rnd.joined else {}),
     }
 
 
@@ -167,6 +168,7 @@ def _decode_round(rnd: dict[str, Any], ids: list[str], cards: tuple[str, ...]) -
         autoplayed=[ids[s] for s in rnd.get("auto", ())],
         autovoted=[ids[s] for s in rnd.get("autov", ())],
         extended={ids[s]: int(extra) for s, extra in rnd.get("ext", ())},
+        joined=[ids[s] for s in rnd.get("joined", ())],
     )
 
 

@@ -88,6 +88,9 @@ class Round:
     autovoted: list[str] = field(default_factory=list)
     # Extra seconds an extension gave a player for the owed move of this phase (once per owed move).
     extended: dict[str, int] = field(default_factory=dict)
+    # Seats a newcomer took in this round once the seat's card was in (dixit.seat_changes.take_seat):
+    # the round's secret stays the old player's, and the newcomer plays from the next round.
+    joined: list[str] = field(default_factory=list)
 
     def owner_of(self, card_id: str) -> str | None:
         if card_id == self.storyteller_card:
@@ -116,4 +119,5 @@ class Round:
             autoplayed=list(self.autoplayed),
             autovoted=list(self.autovoted),
             extended=dict(self.extended),
+            joined=list(self.joined),
         )

@@ -1,10 +1,11 @@
 """What a missed deadline does: under `skip` the silent players' moves are skipped, under `autoplay` a
 random legal card or vote is played for them. Under `wait` a deadline only reminds, but for the seats of
-deleted accounts (dixit.departures): theirs are played for them, so no seat freezes a game."""
+deleted accounts (dixit.departures): theirs are played for them, so no seat freezes a game. Nobody times
+out asleep (dixit.asleep): a timeout applied inside the owing player's quiet hours leaves them be."""
 
 from __future__ import annotations
 
-from dixit.departures import departed_and_due
+from dixit.asleep import timing_out, woken_by
 from dixit.ending import abandon_if_deserted
 from dixit.errors import IllegalMoveError
 from dixit.guards import IN_PLAY, current_round, require_phase
@@ -18,20 +19,21 @@ def require_due(state: GameState, now: int) -> None:
     deadline = state.deadline()
     if deadline is None or now < deadline:
         raise IllegalMoveError("not_due", f"the owed moves time out at {deadline}, not at {now}")
+    woken = woken_by(state, now)
+    if woken is not None:
+        raise IllegalMoveError("not_due", f"the owing players sleep until {woken}: nobody times out asleep")
 
 
 def timeout(state: GameState, now: int) -> tuple[tuple[str, ...], RoundResult | None]:
     """The deadline of some owed moves passed: under `skip` they are skipped, under `autoplay` a random
     legal card or vote is played for the silent players (a silent storyteller passes the role either
     way). Only the moves whose own deadline passed time out: an extended or vacationing player keeps
-    their time, and the phase goes on once nobody owes a move.
+    their time, a player inside their quiet hours at `now` keeps their move until they wake
+    (dixit.asleep), and the phase goes on once nobody owes a move.
 
     Returns who timed out, and the round's reveal if that finished it."""
     policy = state.settings.timeout_policy
-    if policy is TimeoutPolicy.WAIT:
-        silent = departed_and_due(state, now)
-    else:
-        silent = tuple(pid for pid in state.awaited() if state.deadline_of(pid) <= now)
+    silent = timing_out(state, now)  # under `wait`, only the departed seats
     autoplay = policy is TimeoutPolicy.AUTOPLAY
     for pid in silent:
         player = state.player(pid)

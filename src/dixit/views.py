@@ -211,7 +211,7 @@ def _round_view(state: GameState, rnd: Round, owing: _Owing) -> RoundView:
 def _you_view(state: GameState, rnd: Round | None, player_id: str, owing: _Owing) -> YouView:
     submitted: tuple[str, ...] = ()
     votes: tuple[str, ...] = ()
-    if rnd is not None:
+    if rnd is not None and player_id not in rnd.joined:  # a seat taken mid-round: not its secret
         if player_id == rnd.storyteller_id:
             submitted = (rnd.storyteller_card,) if rnd.storyteller_card else ()
         else:

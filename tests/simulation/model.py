@@ -73,6 +73,7 @@ class Tally:
     # What reached a player, or timed them out, while they slept (the target is none)
     messages_in_quiet_hours: Counter[str] = field(default_factory=Counter)
     timeouts_in_quiet_hours: int = 0
+    timeouts_held_asleep: int = 0  # sweeps that found a past deadline whose players all slept
     # What the game changes marked (markers.py), and the timeouts by the phase they ended
     marks: Counter[str] = field(default_factory=Counter)
     timeouts_by_phase: Counter[str] = field(default_factory=Counter)

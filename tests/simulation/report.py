@@ -98,4 +98,5 @@ def build(played: Played) -> dict[str, Any]:
         "players_with_quiet_hours": len(played.nights),
         "messages_in_quiet_hours": _sorted(tally.messages_in_quiet_hours),
         "timeouts_in_quiet_hours": tally.timeouts_in_quiet_hours,
+        "timeouts_held_asleep": tally.timeouts_held_asleep,
     }

@@ -12,6 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from dixit.state import GameState
 from dixit.views import waiting_for
 from tests.api.json_bot import choose
 
@@ -22,6 +23,19 @@ from .nights import nights_for
 # What tells a player about a move they owe (game_over owes nothing).
 OWED_KINDS = ("your_turn", "reminder", "timeout")
 OPEN = ""  # an agenda entry's action: open the game and play what is owed
+
+
+def moved_on(old: GameState, new: GameState, now: int) -> list[str]:
+    """Whom a sweep's write moved on: those owing a move in `old` whose deadline passed by `now` and who
+    no longer owe it in `new` (all of them once the phase moved on). Read off the states, not the rule:
+    a player past due but left owing (asleep, dixit.asleep) was not timed out."""
+    same_phase = (
+        new.round is not None
+        and old.round is not None
+        and (new.round.number, new.phase) == (old.round.number, old.phase)
+    )
+    still = set(waiting_for(new)) if same_phase else set()
+    return [p for p in waiting_for(old) if old.deadline_of(p) <= now and p not in still]
 
 
 def play(world: World, season: Season) -> Played:
@@ -79,9 +93,7 @@ def play(world: World, season: Season) -> Played:
             tally.marks.update(marks(old, new))
             # The sweep writes a game only to move it on without whoever's deadline passed.
             if swept and old is not None and old.round is not None and old.version != new.version:
-                for player_id in waiting_for(old):
-                    if old.deadline_of(player_id) > now:
-                        continue
+                for player_id in moved_on(old, new, now):
                     tally.timed_out.append((now, new.game_id, player_id))
                     tally.timeouts_by_phase[old.phase.value] += 1
                     if player_id in nights and nights[player_id].covers(now):
@@ -209,6 +221,7 @@ def play(world: World, season: Season) -> Played:
         tally.lost_races += int(report["lost_races"])
         tally.timeouts += int(report["timeouts_applied"])
         tally.players_timed_out += int(report["players_timed_out"])
+        tally.timeouts_held_asleep += int(report["timeouts_held_asleep"])
         hear(swept=True)
         note_finished()
     return Played(season, tally, seats, silent, started_at, finished_at, world.finished(), nights)

@@ -31,6 +31,7 @@ from app.notify.messages import Kind, Notification, reminder, timeout
 from app.webhooks.dispatch import enqueue_events
 from app.webhooks.ports import WebhookQueue
 from dixit import engine
+from dixit.asleep import past_due, timing_out
 from dixit.deadlines import Due, DueKind
 from dixit.engine import Applied
 from dixit.moves import Timeout
@@ -50,6 +51,8 @@ class SweepReport:
     reminders_held: int = 0  # muted, held back by the per-player limit, or held through quiet hours
     timeouts_applied: int = 0
     players_timed_out: int = 0
+    # Players past their deadline left owing because they slept (dixit.asleep), per run that found them.
+    timeouts_held_asleep: int = 0
     entries_moved: int = 0  # nothing reached yet (a move changed the schedule, or a lobby)
     lost_races: int = 0
     pages: int = 0
@@ -140,6 +143,7 @@ def _handle(
             count("SweepTimeoutsFailed")
             return
         if acted is not None:
+            _count_sleepers(record, now, report)  # on the read this run acted on, once
             _deliver(delivery, acted.notifications, report)
             if webhooks is not None:
                 _record_events(ports, webhooks, acted)
@@ -183,6 +187,14 @@ def _act(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -
         # One range per reminder point: the half-time and the last-call reminders share a version.
         first_position=feed.REMINDER_SLOT + list(DueKind).index(due.kind),
     )
+
+
+def _count_sleepers(record: GameRecord, now: int, report: SweepReport) -> None:
+    """Count the past-due players this run leaves owing because they sleep (they time out on waking)."""
+    sleepers = len(past_due(record.state, now)) - len(timing_out(record.state, now))
+    if sleepers:
+        report.timeouts_held_asleep += sleepers
+        count("TimeoutsHeldAsleep", sleepers)
 
 
 def _time_out(ports: SweepPorts, record: GameRecord, now: int, report: SweepReport) -> _Acted | None:

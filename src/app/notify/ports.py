@@ -167,10 +167,15 @@ class Digesting(DigestFiling, Suppressing, Inbox, Notifications, Settled, Protoc
     mailer: Mailer
 
 
-class Unsubscribing(Notifications, Settled, Protocol):
-    """An unsubscribe link: verified with the settings' secret, then the player's preferences."""
+class UnsubscribeChecking(Clock, Notifications, Settled, Protocol):
+    """An unsubscribe link checked: the settings' secret, its age, the player's address and preferences."""
 
     players: PlayerStore
+
+
+class Unsubscribing(UnsubscribeChecking, Protocol):
+    """An unsubscribe link followed: checked, then the player's preferences and digest entry changed."""
+
     digests: DigestIndex
 
 

@@ -25,6 +25,13 @@ class Channel(StrEnum):
     DEVICE_PUSH = "device_push"  # the native apps' devices, through SNS
 
 
+class UnsubscribeScope(StrEnum):
+    """What a one-click unsubscribe link stops (app.notify.email.unsubscribe)."""
+
+    EMAIL = "email"  # every notification mail: your turn, reminders, game over
+    DIGEST = "digest"
+
+
 # The kinds a player chooses per channel, in the order the API lists them.
 CHOOSABLE_KINDS: tuple[Kind, ...] = (Kind.YOUR_TURN, Kind.REMINDER, Kind.GAME_OVER)
 # A timeout is news about a turn: it goes wherever the player wants to hear that it is their turn. A
@@ -66,6 +73,9 @@ class NotificationPreferences:
     # Every channel is listed; one the player emptied gets nothing.
     channels: Mapping[Channel, frozenset[Kind]] = field(default_factory=all_channels, hash=False)
     digest_hour: int | None = None  # local hour of the daily digest email; None: no digest
+    # Per unsubscribe scope, how many times the player turned it back on: a link binds the generation it
+    # was mailed under, so an old link cannot stop again what the player chose to hear (missing: 0).
+    link_generations: Mapping[UnsubscribeScope, int] = field(default_factory=dict, hash=False)
 
     def mutes(self, game_id: str) -> bool:
         return self.muted or game_id in self.muted_games
@@ -75,6 +85,15 @@ class NotificationPreferences:
         if self.mutes(game_id):
             return False
         return _FOLLOWS.get(kind, kind) in self.channels.get(channel, frozenset())
+
+    def receives(self, scope: UnsubscribeScope) -> bool:
+        """Whether what an unsubscribe link of `scope` stops is on (mutes aside)."""
+        if scope is UnsubscribeScope.DIGEST:
+            return self.digest_hour is not None
+        return bool(self.channels.get(Channel.EMAIL))
+
+    def link_generation(self, scope: UnsubscribeScope) -> int:
+        return self.link_generations.get(scope, 0)
 
     @property
     def seat_quiet(self) -> SeatQuiet | None:
@@ -164,7 +183,20 @@ def updated(current: NotificationPreferences, changes: Mapping[str, object]) -> 
         found = replace(found, channels=parse_channels(changes["channels"], found.channels))
     if "digest" in changes:
         found = replace(found, digest_hour=parse_digest(changes["digest"]))
-    return found
+    return _links_renewed(current, found)
+
+
+def _links_renewed(
+    current: NotificationPreferences, found: NotificationPreferences
+) -> NotificationPreferences:
+    """`found`, with the link generation of each scope it turns back on moved on (old links go stale)."""
+    back_on = [s for s in UnsubscribeScope if found.receives(s) and not current.receives(s)]
+    if not back_on:
+        return found
+    generations = dict(found.link_generations)
+    for scope in back_on:
+        generations[scope] = found.link_generation(scope) + 1
+    return replace(found, link_generations=generations)
 
 
 def to_body(preferences: NotificationPreferences) -> dict[str, object]:

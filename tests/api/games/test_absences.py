@@ -151,6 +151,43 @@ def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_
     assert_problem(silent.get(f"/games/{game_id}"), 403, "not_a_member")
 
 
+def test_a_newcomer_in_a_seat_taken_mid_round_gets_its_hand_but_not_its_card_on_the_table(
+    players: list[Client], clock: FakeClock
+) -> None:
+    host = players[0]
+    game_id, _, others = clued(players[:4])
+    silent = next(c for c in others if c is not host)
+    voters = [c for c in others if c is not silent]
+    for client in voters:
+        client.post(f"/games/{game_id}/submissions", {"card_ids": hand(client, game_id)[:1]})
+    sweep_at(T0 + timedelta(hours=5))
+    decoy = view(silent, game_id)["you"]["submitted"]  # autoplayed for the silent seat
+    assert decoy
+    invite = host.post(f"/games/{game_id}/offer-seat", {"player_id": silent.player_id}).body["invite_code"]
+    newcomer = players[5]
+    taken = newcomer.post(f"/games/{game_id}/join", {"invite_code": invite})
+    assert taken.status == 200, taken.raw
+    for seen in (taken.body, view(newcomer, game_id)):
+        assert (seen["you"]["submitted"], seen["you"]["votes"]) == ([], [])
+        assert not set(decoy) & {c["card_id"] for c in seen["you"]["hand"]}
+        assert newcomer.player_id in seen["round"]["sitting_out"]
+        assert newcomer.player_id not in seen["round"]["waiting_for"]
+        assert seen["your_turn"] is False
+    # Voting for any card is refused the same way, so a refusal cannot point at the seat's own.
+    for card in view(newcomer, game_id)["round"]["table"]:
+        vote = newcomer.post(f"/games/{game_id}/votes", {"card_ids": [card["card_id"]]})
+        assert_problem(vote, 409, "sitting_out")
+    # The others vote; the round is scored and the newcomer plays the next one from the seat's hand.
+    for client in voters:
+        table = [c["card_id"] for c in view(client, game_id)["round"]["table"]]
+        mine = view(client, game_id)["you"]["submitted"]
+        choice = next(c for c in table if c not in mine)
+        assert client.post(f"/games/{game_id}/votes", {"card_ids": [choice]}).status == 200
+    after = view(newcomer, game_id)
+    assert after["round"]["number"] == 2
+    assert after["phase"] == "storytelling"
+
+
 def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeClock) -> None:
     game_id = started(players[:3], target_score=1, visibility="private")
     play_to_the_end(players[:3], game_id)

@@ -92,16 +92,59 @@ def test_a_turn_mail_reaches_the_storyteller_and_its_one_click_link_unsubscribes
 def test_a_forged_or_altered_unsubscribe_token_is_refused_and_changes_nothing(
     mail: Mailroom, players: list[Client]
 ) -> None:
-    ada = players[0]
-    forged = unsubscribe.sign("another secret", ada.player_id, unsubscribe.Scope.EMAIL)
+    ada = confirmed(mail, players[0], "ada@example.com")
+    now = int(mail.clock().timestamp())
+    forged = unsubscribe.sign(
+        "another secret", ada.player_id, unsubscribe.Scope.EMAIL, address="ada@example.com", generation=0,
+        issued_at=now,
+    )  # fmt: skip
     for token in (forged, forged[:-2] + "AA"):
         reply = call("POST", "/notifications/unsubscribe", query={"token": token})
         assert_problem(reply, 422, "invalid_unsubscribe_token")
     assert DynamoNotificationStore(TABLE).preferences(ada.player_id).channels[Channel.EMAIL]
-    genuine = unsubscribe.sign(SECRET, ada.player_id, unsubscribe.Scope.EMAIL)
+    genuine = unsubscribe.sign(
+        SECRET, ada.player_id, unsubscribe.Scope.EMAIL, address="ada@example.com", generation=0, issued_at=now
+    )
     shown = call("GET", "/notifications/unsubscribe", query={"token": genuine})
     assert shown.body["unsubscribed"] is False
     assert shown.body["scope"] == "email"
+
+
+def test_an_expired_or_outdated_unsubscribe_link_answers_a_problem_and_changes_nothing(
+    mail: Mailroom, players: list[Client]
+) -> None:
+    ada = confirmed(mail, players[0], "ada@example.com")
+    now = int(mail.clock().timestamp())
+    days = unsubscribe.LINK_LIFETIME.days
+
+    def link(address: str = "ada@example.com", generation: int = 0, age_days: float = 0) -> str:
+        return unsubscribe.sign(
+            SECRET, ada.player_id, unsubscribe.Scope.EMAIL, address=address, generation=generation,
+            issued_at=now - int(age_days * 86_400),
+        )  # fmt: skip
+
+    one_click = {"Content-Type": "application/x-www-form-urlencoded"}
+    for token, code in (
+        (link(age_days=days + 1), "unsubscribe_link_expired"),
+        (link(address="old@example.com"), "unsubscribe_link_outdated"),  # mailed to an address since changed
+        (link(generation=1), "unsubscribe_link_outdated"),  # not this player's generation
+    ):
+        shown = call("GET", "/notifications/unsubscribe", query={"token": token})
+        assert_problem(shown, 422, code)
+        followed = call("POST", "/notifications/unsubscribe", query={"token": token}, headers=one_click,
+                        raw_body="List-Unsubscribe=One-Click")  # fmt: skip
+        assert_problem(followed, 422, code)
+    assert DynamoNotificationStore(TABLE).preferences(ada.player_id).channels[Channel.EMAIL]
+    # A link mailed 29 days ago still unsubscribes in one click (RFC 8058).
+    fresh = call("POST", "/notifications/unsubscribe", query={"token": link(age_days=days - 1)},
+                 headers=one_click, raw_body="List-Unsubscribe=One-Click")  # fmt: skip
+    assert fresh.status == 200, fresh.raw
+    assert DynamoNotificationStore(TABLE).preferences(ada.player_id).channels[Channel.EMAIL] == frozenset()
+    # Turning email back on makes every link mailed before it outdated.
+    assert ada.put("/players/me/notifications", {"channels": {"email": ["your_turn"]}}).status == 200
+    again = call("POST", "/notifications/unsubscribe", query={"token": link()}, headers=one_click,
+                 raw_body="List-Unsubscribe=One-Click")  # fmt: skip
+    assert_problem(again, 422, "unsubscribe_link_outdated")
 
 
 def test_choosing_a_digest_hour_files_the_player_in_the_digest_index_and_turning_it_off_removes_them(

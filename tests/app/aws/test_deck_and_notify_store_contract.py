@@ -13,7 +13,7 @@ from app.notify.devices.channels import Platform
 from app.notify.holding import shard_of
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Device, Held, Preferences
-from app.notify.preferences import Channel, NotificationPreferences
+from app.notify.preferences import Channel, NotificationPreferences, UnsubscribeScope
 from dixit.quiet_hours import QuietHours
 from tests.support.aws import TABLE, empty_table, forget_clients_and_settings, set_environment
 
@@ -147,6 +147,7 @@ def test_preferences_are_kept_whole_and_saving_them_leaves_the_game_mutes_alone(
             Channel.DEVICE_PUSH: frozenset({Kind.YOUR_TURN, Kind.REMINDER}),
         },
         digest_hour=7,
+        link_generations={UnsubscribeScope.EMAIL: 2},
     )
     store.save_preferences("p_1", chosen)
     assert store.preferences("p_1") == Preferences(
@@ -156,6 +157,7 @@ def test_preferences_are_kept_whole_and_saving_them_leaves_the_game_mutes_alone(
         quiet_hours=QuietHours.parse("22:00", "08:00"),
         channels=chosen.channels,
         digest_hour=7,
+        link_generations={UnsubscribeScope.EMAIL: 2},
     )
     store.save_preferences("p_1", NotificationPreferences())
     assert store.preferences("p_1") == Preferences(muted_games=frozenset({"g_1"}))

@@ -15,7 +15,13 @@ from app.notify import holding
 from app.notify.devices.channels import Platform
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Device, Held
-from app.notify.preferences import DEFAULT_TIME_ZONE, Channel, NotificationPreferences, all_channels
+from app.notify.preferences import (
+    DEFAULT_TIME_ZONE,
+    Channel,
+    NotificationPreferences,
+    UnsubscribeScope,
+    all_channels,
+)
 from dixit.quiet_hours import QuietHours
 
 NOTIFY_SK = "NOTIFY"
@@ -59,6 +65,10 @@ def _preferences_from_item(item: dict[str, Any]) -> NotificationPreferences:
         quiet_hours=None if quiet is None else QuietHours.parse(quiet[0]["S"], quiet[1]["S"]),
         channels=channels,
         digest_hour=None if digest is None else int(digest),
+        link_generations={
+            UnsubscribeScope(name): int(value["N"])
+            for name, value in item.get("link_generations", {}).get("M", {}).items()
+        },
     )
 
 
@@ -94,6 +104,12 @@ class DynamoNotificationStore(TableAdapter):
         else:
             sets.append("digest_hour = :digest")
             values[":digest"] = {"N": str(preferences.digest_hour)}
+        if not preferences.link_generations:
+            removes.append("link_generations")
+        else:
+            sets.append("link_generations = :links")
+            links = preferences.link_generations
+            values[":links"] = {"M": {scope.value: {"N": str(n)} for scope, n in sorted(links.items())}}
         expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
         self.client.update_item(
             TableName=self.table_name,

@@ -64,9 +64,7 @@ class EmailChannel:
     def configured(self) -> bool:
         settings = self.services.settings
         return (
-            self.services.mailer.configured
-            and bool(settings.web_base_url)
-            and unsubscribe.link(settings, "probe", unsubscribe.Scope.EMAIL) is not None
+            self.services.mailer.configured and bool(settings.web_base_url) and unsubscribe.can_link(settings)
         )
 
     def reaches(self, notification: Notification) -> bool:
@@ -103,8 +101,15 @@ class EmailChannel:
         if record is None:
             return EmailOutcome.STALE
         state = record.state
-        link = unsubscribe.link(services.settings, player.player_id, unsubscribe.Scope.EMAIL)
-        assert link is not None  # configured
+        preferences = services.notifications.preferences(player.player_id)
+        token = unsubscribe.sign_for(
+            services.settings.unsubscribe_secret,
+            player,
+            unsubscribe.Scope.EMAIL,
+            preferences,
+            services.now_epoch(),
+        )
+        link = unsubscribe.link(services.settings, token)
         nudger = None if notification.nudged_by is None else state.player(notification.nudged_by)
         mail = turn_mail(
             notification,

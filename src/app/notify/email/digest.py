@@ -111,17 +111,24 @@ def _send(
     report: DigestReport,
 ) -> None:
     player = services.players.get_player(entry.player_id)
-    link = unsubscribe.link(services.settings, entry.player_id, unsubscribe.Scope.DIGEST)
     if (
         player is None
         or not player.email
         or preferences.muted
-        or link is None
+        or not unsubscribe.can_link(services.settings)
         or not services.settings.web_base_url
         or services.mail_ledger.address_suppressed(player.email)
     ):
         report.skipped += 1
         return
+    token = unsubscribe.sign_for(
+        services.settings.unsubscribe_secret,
+        player,
+        unsubscribe.Scope.DIGEST,
+        preferences,
+        int(hour.timestamp()),
+    )
+    link = unsubscribe.link(services.settings, token)
     waiting = [
         m
         for m in services.inbox.active_memberships(player.player_id)
