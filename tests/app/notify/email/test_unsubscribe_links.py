@@ -9,7 +9,8 @@ import re
 import pytest
 
 from app.core.errors import InvalidInput
-from app.notify import my_preferences, unsubscribe
+from app.notify import my_preferences
+from app.notify.email import unsubscribe
 from app.notify.email.channel import EmailChannel
 from app.notify.preferences import Channel
 from app.players import accounts
