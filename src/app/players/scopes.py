@@ -26,9 +26,10 @@ class Scope(StrEnum):
     OWNER = "account:owner"
 
 
-# The same names as the request schemas take them (strict bodies take a Literal's strings, not an enum's):
-# a test holds the two together.
-ScopeName = Literal[
+# The names a personal token may be given, as the request schema takes them (strict bodies take a
+# Literal's strings, not an enum's), so the published schema itself says account:owner is never one: a
+# test holds this list to GRANTABLE.
+GrantableScopeName = Literal[
     "games:read",
     "games:play",
     "notifications:manage",
@@ -36,7 +37,6 @@ ScopeName = Literal[
     "decks:manage",
     "account:read",
     "account:write",
-    "account:owner",
 ]
 
 # What a personal token may be given: everything but the owner's scope.

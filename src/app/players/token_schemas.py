@@ -9,7 +9,7 @@ from app.core.request_fields import name_field
 from app.core.schema_base import Request, Schema, doc
 from app.players.personal_tokens import MAX_PERSONAL_TOKENS
 from app.players.ports import PersonalTokenRecord
-from app.players.scopes import ScopeName
+from app.players.scopes import GrantableScopeName
 
 EXAMPLE_ID = "t_5c1e9a7b3d2f4e60"
 _SCOPES = ["games:read", "games:play"]
@@ -17,13 +17,13 @@ _SCOPES = ["games:read", "games:play"]
 
 class CreatePersonalToken(Request):
     name: str = name_field("What you call the script or app that will hold it", "my Discord bot")
-    scopes: list[ScopeName] = Field(
+    scopes: list[GrantableScopeName] = Field(
         min_length=1,
         max_length=8,
         examples=[_SCOPES],
         description=(
-            "What the token may do (docs/tokens.md). Any scope but `account:owner`, which only your own "
-            "sessions hold (422 `scope_not_grantable`)"
+            "What the token may do (docs/tokens.md): any scope but `account:owner`, which only your own "
+            "sessions hold"
         ),
     )
 

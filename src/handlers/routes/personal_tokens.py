@@ -30,7 +30,7 @@ _LIST = "/players/me/personal-tokens"
     summary="Make a personal token with scopes, for a script or a bot (the token is shown once)",
     description=(
         f"At most {personal_tokens.MAX_PERSONAL_TOKENS} per player (409 `too_many_personal_tokens`). "
-        "Any scope but `account:owner` (422 `scope_not_grantable`). A request with the token outside "
+        "Any scope but `account:owner` (the schema lists the others). A request with the token outside "
         "its scopes is a 403 `insufficient_scope` naming the scope; see docs/tokens.md."
     ),
     **answers(created("The token, shown this once", _LIST), 400, 401, 409, 413, 415),
