@@ -138,6 +138,51 @@ export function sessionRows(sessions, now = new Date()) {
 
 export const othersSignedIn = (sessions) => (sessions || []).some((s) => !s.current);
 
+// --- personal tokens (docs/tokens.md) -----------------------------------------------------------------
+
+// The scopes a personal token may be given, in the API's order, in words. `account:owner` is never one:
+// only the player's own sessions hold it.
+export const TOKEN_SCOPES = [
+  { scope: "games:read", words: "See your games and your inbox", checked: true },
+  { scope: "games:play", words: "Play: create, join and play games", checked: true },
+  { scope: "notifications:manage", words: "Manage notifications" },
+  { scope: "webhooks:manage", words: "Manage webhooks" },
+  { scope: "decks:manage", words: "Manage custom decks" },
+  { scope: "account:read", words: "See who you are and export your data" },
+  { scope: "account:write", words: "Change your name" },
+];
+
+const SCOPE_WORDS = Object.fromEntries(TOKEN_SCOPES.map((s) => [s.scope, s.words]));
+
+// A token's scopes in words, in the API's order ("See your games and your inbox; Play: …").
+export function scopeWords(scopes) {
+  const given = new Set(scopes || []);
+  return TOKEN_SCOPES.filter((s) => given.has(s.scope)).map((s) => s.words).join("; ") || "No scope";
+}
+
+// The list's rows: most recently made first, each with its last use and a "Revoke" naming it.
+export function tokenRows(tokens) {
+  const rows = (tokens || []).map((t) => {
+    const made = new Date(t.created_at);
+    return {
+      id: t.token_id,
+      name: String(t.name || "").trim() || "Unnamed token",
+      scopes: scopeWords(t.scopes),
+      lastUsed: t.last_used_at ? lastUsedText(t.last_used_at) : "Never used",
+      since: Number.isNaN(made.getTime()) ? "" : `Made on ${dateText(made)}`,
+      revoke: { text: "Revoke", label: `Revoke ${String(t.name || "").trim() || "this token"}` },
+      madeAt: Date.parse(t.created_at) || 0,
+    };
+  });
+  return rows.sort((a, b) => b.madeAt - a.madeAt);
+}
+
+// What a new token is made with: the name typed (trimmed) and the scopes ticked, in the API's order.
+export function tokenRequest(name, ticked) {
+  const given = new Set(ticked || []);
+  return { name: String(name || "").trim(), scopes: TOKEN_SCOPES.map((s) => s.scope).filter((s) => given.has(s)) };
+}
+
 // --- the email part of the account screen -------------------------------------------------------------
 
 // What it shows: a form to add an address ("add"), the code sent to one ("code"), or the verified one.

@@ -35,6 +35,7 @@ const SHELL = [
   "screens/account.js",
   "screens/account_email.js",
   "screens/account_sessions.js",
+  "screens/account_tokens.js",
   "screens/clue.js",
   "screens/create.js",
   "screens/finished.js",

@@ -34,6 +34,9 @@ const PROBLEMS = {
   rate_limited: "That was a lot at once. Wait a moment, then try again.",
   decks_too_small: "These decks have too few cards for that many seats. Add a deck or choose fewer seats.",
   unknown_deck: "One of the chosen decks is not available.",
+  too_many_personal_tokens: "You hold 20 personal tokens: revoke one before making another.",
+  blank_token_name: "Give the token a name: what you call the program that will hold it.",
+  insufficient_scope: "This token was not given the right to do that.",
 };
 
 function sentence(text) {

@@ -144,6 +144,12 @@ def _digests(table: str) -> Any:
     return DynamoDigestIndex(table)
 
 
+def _personal_tokens(table: str) -> Any:
+    from app.aws.dynamodb.personal_tokens import DynamoPersonalTokenStore
+
+    return DynamoPersonalTokenStore(table)
+
+
 def _web_push_subscriptions(table: str) -> Any:
     from app.aws.dynamodb.web_push import DynamoWebPushStore
 
@@ -195,6 +201,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         web_push=_on_first_use(lambda: _web_push(settings)),
         notification_queue=_on_first_use(lambda: _notification_queue(settings)),
         send_ledger=_on_first_use(lambda: _send_ledger(table)),
+        personal_tokens=_on_first_use(lambda: _personal_tokens(table)),
     )
 
 

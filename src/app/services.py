@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from app.notify.outbox_ports import NotificationQueue, SendLedger
     from app.notify.ports import NotificationStore
     from app.notify.web_push.ports import WebPushSender, WebPushStore
-    from app.players.ports import EmailStore, PlayerStore, SessionStore
+    from app.players.ports import EmailStore, PersonalTokenStore, PlayerStore, SessionStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
@@ -58,6 +58,8 @@ class Services:
     # The notification outbox: a queue per channel, and the ledger that sends each message once.
     notification_queue: NotificationQueue
     send_ledger: SendLedger
+    # Personal tokens (scripts' and bots' scoped tokens), read only when a request brings one.
+    personal_tokens: PersonalTokenStore
     # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

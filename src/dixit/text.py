@@ -146,6 +146,14 @@ def check_device(device: object) -> str:
     return cleaned
 
 
+def check_token_name(name: object) -> str:
+    """A personal token's name (what its player calls the script holding it), held to a name's rules."""
+    cleaned = _clean(name)
+    if problem := _label_problem(cleaned, "a token name"):
+        raise InvalidMoveError("blank_token_name" if problem.blank else "token_name_too_long", problem.reason)
+    return cleaned
+
+
 def check_title(title: object) -> str | None:
     """A game's title, held to a player name's rules; blank or showing nothing means untitled."""
     cleaned = _clean(title)

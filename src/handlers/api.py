@@ -13,10 +13,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
 from app.core.deadline import Deadline
-from app.core.errors import AppError
+from app.core.errors import AppError, InsufficientScope, NotFound
 from app.core.settings import AppSettings
 from app.core.telemetry import logger, metrics
 from app.players.accounts import SignedIn, authenticate
+from app.players.scopes import allows
 from app.services import Services
 from handlers import bodies, hot_routes, problems, route_table
 from handlers.http import NotModified
@@ -83,7 +84,8 @@ def warm_up() -> None:
 def _admit(event: dict[str, Any], route: Route | None, services: Services) -> tuple[SignedIn | None, Any]:
     """Checks that come before routing, since the resolver validates a body before any route runs.
 
-    A caller without a valid token learns that, not what is wrong with a body they may not send at all.
+    A caller without a valid token learns that, not what is wrong with a body they may not send at all;
+    nor does a token without the route's scope (a personal token's), whichever lane then answers.
     Returns the authenticated caller (None on public routes) and the body's JSON value (None without
     one), and leaves `event` with its body as decoded text; raises AppError to refuse the request.
     """
@@ -97,6 +99,8 @@ def _admit(event: dict[str, Any], route: Route | None, services: Services) -> tu
         if _is_public(event, route)
         else authenticate(services, headers.get("Authorization"), rotation_key=rotation_key)
     )
+    if signed is not None and signed.scopes is not None:
+        _check_scope(route, signed.scopes)
     text = bodies.decode(data)
     value = None
     if text.strip() and not (route is not None and route.form):
@@ -104,6 +108,18 @@ def _admit(event: dict[str, Any], route: Route | None, services: Services) -> tu
         value = bodies.parse(text)
     event["body"], event["isBase64Encoded"] = (text or None), False
     return signed, value
+
+
+def _check_scope(route: Route | None, scopes: frozenset[str]) -> None:
+    """Refuse a scoped token (a personal token's) a route its scopes do not reach.
+
+    With no line in the table (a resource API Gateway never sends), the resolver could still match the
+    path to a route whose scope nobody checked: a scoped token is told there is no such route instead.
+    """
+    if route is None:
+        raise NotFound("route_not_found", "no such route")
+    if route.scope is not None and not allows(scopes, route.scope):
+        raise InsufficientScope(route.scope.value)
 
 
 def _is_public(event: dict[str, Any], route: Route | None) -> bool:

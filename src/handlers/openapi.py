@@ -81,7 +81,23 @@ def configure(app: APIGatewayRestResolver) -> None:
         version=VERSION,
         description=DESCRIPTION,
         servers=SERVERS,
-        security_schemes={"bearerAuth": HTTPBearer(bearerFormat="opaque token")},
+        security_schemes={
+            "bearerAuth": HTTPBearer(bearerFormat="opaque token", description=_bearer_description())
+        },
+    )
+
+
+def _bearer_description() -> str:
+    """What a token is and the scopes each operation's `security` names (docs/tokens.md)."""
+    from app.players.scopes import MEANINGS
+
+    scopes = "; ".join(f"`{scope.value}`: {meaning}" for scope, meaning in MEANINGS.items())
+    return (
+        "A session token (`p_<player>.s_<session>.<secret>`, from `POST /players` or signing in) holds "
+        "every scope. A personal token (`p_<player>.t_<token>.<secret>`, from "
+        "`POST /players/me/personal-tokens`) holds the scopes it was given, never `account:owner`; "
+        "outside them it is answered 403 `insufficient_scope` naming the scope. Each operation's "
+        f"`security` names the scope it needs. Scopes: {scopes}."
     )
 
 

@@ -24,6 +24,7 @@ from app.core.errors import (
     Conflict,
     Forbidden,
     IdempotencyKeyReused,
+    InsufficientScope,
     InvalidInput,
     NotAuthenticated,
     NotConfigured,
@@ -52,6 +53,9 @@ class Problem(Schema):
         "For malformed input: each invalid field",
         [{"loc": ["body", "clue"], "msg": "too long"}],
         default=None,
+    )
+    scope: str | None = doc(
+        "For insufficient_scope: the scope the token lacks for this route", "games:play", default=None
     )
 
 
@@ -86,7 +90,10 @@ _TITLES = {
 _MEANINGS = {
     400: "Malformed request: invalid UTF-8 or JSON, nesting too deep, or a bad Idempotency-Key",
     401: "Missing, invalid, revoked or expired bearer token (with WWW-Authenticate: Bearer)",
-    403: "Not allowed: not a member, not the host, or a wrong invite code",
+    403: (
+        "Not allowed: not a member, not the host, a wrong invite code, or a token without the scope "
+        "the route needs (insufficient_scope, naming it in `scope`)"
+    ),
     404: "No such game, deck or device",
     409: "Not legal now, or lost every race to other moves (busy_game, with Retry-After)",
     412: "If-Match no longer matches the game",
@@ -114,6 +121,11 @@ _HEADERS: dict[int, dict[str, OpenAPIResponseHeader]] = {
     401: {
         "WWW-Authenticate": header(
             'Bearer, with error="invalid_token" when the token sent was refused', required=True
+        )
+    },
+    403: {
+        "WWW-Authenticate": header(
+            'On insufficient_scope: Bearer error="insufficient_scope", scope="<the scope it lacks>"'
         )
     },
     409: {"Retry-After": header("On busy_game: seconds to wait before trying again", integer=True)},
@@ -204,9 +216,22 @@ def retry_after(error: AppError) -> int | None:
 
 
 def app_problem(error: AppError) -> Response[Any]:
-    wait = retry_after(error)
+    if isinstance(error, InsufficientScope):
+        # RFC 6750 section 3: the challenge names the scope the request needed.
+        challenge = {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{error.scope}"'}
+        return problem(403, error.code, error.detail, headers=challenge, scope=error.scope)
+    # A rate's own wait, also for a refusal before routing (a personal token's rates are claimed there).
+    wait = error.retry_after if isinstance(error, RateLimited) else retry_after(error)
     headers = None if wait is None else {"Retry-After": str(wait)}
     return problem(status_of(error), error.code, error.detail, headers=headers)
+
+
+def with_scope_refusal(responses: dict[int, OpenAPIResponse]) -> dict[int, OpenAPIResponse]:
+    """A signed-in route's answers with the 403 a token without its scope gets (any such route can)."""
+    if 403 in responses:
+        return responses
+    refusal: dict[int, OpenAPIResponse] = answers({}, 403)["responses"]
+    return {**responses, 403: refusal[403]}
 
 
 def proxy_problem(error: AppError, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:

@@ -23,25 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import cache
 from typing import Any, TypeVar
 
-
-class Scope(StrEnum):
-    """What a token must allow for a route. A player's own session token allows all of them; the scopes
-    are what a token given to a third-party app may be limited to."""
-
-    GAMES_READ = "games:read"  # see games, their rounds and events, and your inbox
-    GAMES_PLAY = "games:play"  # create, join and play games, and act on absences
-    NOTIFICATIONS = "notifications:manage"  # preferences, devices, Web Push, mutes, nudges
-    WEBHOOKS = "webhooks:manage"
-    DECKS = "decks:manage"  # custom decks
-    ACCOUNT_READ = "account:read"  # who you are, and your data export
-    ACCOUNT_WRITE = "account:write"  # your name
-    # Sign-in methods, sessions, tokens, erasure: what only the player's own session may do.
-    OWNER = "account:owner"
-
+# The scopes are the tokens' vocabulary (app.players.scopes): a personal token is checked against them.
+from app.players.scopes import Scope
 
 PUBLIC = None
 _R = Scope.GAMES_READ
@@ -101,6 +87,13 @@ ROUTES: tuple[Route, ...] = (
         ("GET", "/players/me/sessions", "listSessions", Scope.OWNER),
         ("DELETE", "/players/me/sessions", "endOtherSessions", Scope.OWNER),
         ("DELETE", "/players/me/sessions/{session_id}", "endSession", Scope.OWNER),
+    ),
+    *_routes(
+        "personal_tokens",
+        "players",
+        ("POST", "/players/me/personal-tokens", "createPersonalToken", Scope.OWNER),
+        ("GET", "/players/me/personal-tokens", "listPersonalTokens", Scope.OWNER),
+        ("DELETE", "/players/me/personal-tokens/{token_id}", "revokePersonalToken", Scope.OWNER),
     ),
     *_routes(
         "account",

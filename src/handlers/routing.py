@@ -16,26 +16,35 @@ import importlib
 import threading
 from typing import TYPE_CHECKING
 
+from handlers.problems import with_scope_refusal
 from handlers.route_table import Endpoints, Route, routers, routes_of
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
 EAGER = ("players", "games")
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+
+def security(route: Route) -> list[dict[str, list[str]]] | None:
+    """What the document says a route needs: none (public), or a bearer token holding its scope
+    (OpenAPI 3.1 lets an http scheme's requirement name roles; docs/tokens.md)."""
+    return None if route.scope is None else [{"bearerAuth": [route.scope.value]}]
 
 
 def register(app: APIGatewayRestResolver, route: Route, endpoints: Endpoints) -> None:
     """One route on the resolver: its function and words from its module, all else from its line."""
     found = endpoints.found[route.operation_id]
+    options = dict(found.options)
+    if not route.public and "responses" in options:
+        options["responses"] = with_scope_refusal(options["responses"])
     app.route(
         rule=route.rule,
         method=route.method,
         tags=[route.tag],
         operation_id=route.operation_id,
-        security=None if route.public else BEARER,
+        security=security(route),
         include_in_schema=route.documented,
-        **found.options,
+        **options,
     )(found.function)
 
 

@@ -53,6 +53,7 @@ def make_event(
     resource = "/" + "/".join(resource_parts)
     if resource == "/games/{game_id}" and path == "/games":
         resource = "/games"
+    resource, params = _templated(method, resource, params)
     all_headers = {"Content-Type": "application/json", **(headers or {})}
     return rest_proxy_event(
         method,
@@ -64,6 +65,24 @@ def make_event(
         body=raw_body if raw_body is not None else (None if body is None else json.dumps(body)),
         stage="test",
     )
+
+
+def _templated(method: str, resource: str, params: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The table's resource for a path with an id below /players/me (/players/me/sessions/s_…), as API
+    Gateway would name it; any other resource as it was (an unknown one stays unknown)."""
+    from handlers.route_table import ROUTES
+
+    if any(r.path == resource for r in ROUTES):
+        return resource, params
+    parts = resource.strip("/").split("/")
+    for route in ROUTES:
+        template = route.path.strip("/").split("/")
+        if route.method != method or len(template) != len(parts) or not route.path.startswith("/players/me/"):
+            continue
+        if all(t == p or t.startswith("{") for t, p in zip(template, parts, strict=True)):
+            named = {t[1:-1]: p for t, p in zip(template, parts, strict=True) if t.startswith("{")}
+            return route.path, {**params, **named}
+    return resource, params
 
 
 def call(method: str, path: str, **kwargs: Any) -> Reply:

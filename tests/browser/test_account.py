@@ -18,7 +18,7 @@ from playwright.sync_api import Request
 
 from ..local_stack.test_local_serve import Served, start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, focused_id, open_account
-from .web import PHONE, WebPlayer, api_call, chromium, screenshot
+from .web import PHONE, WebPlayer, api_call, chromium, post_json, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -151,6 +151,36 @@ def test_the_verify_link_asks_for_the_device_where_the_player_plays(stack: Serve
         stranger.open(client + "#/verify-email/123456")
         stranger.page.wait_for_selector("#confirm-email")
         assert stranger.errors == []
+
+
+def test_a_token_for_a_bot_is_made_shown_once_plays_only_its_scopes_and_is_revoked(stack: Served) -> None:
+    with chromium() as browser:
+        client = f"{stack.api_url}/"
+        eve = WebPlayer("Eve", browser.new_context(viewport=PHONE), client)
+        eve.open(client)
+        eve.register()
+        open_account(eve)
+        eve.page.wait_for_selector("#personal-tokens >> text=You have made no token.")
+        eve.page.fill("#token-name", "my bot")
+        eve.page.click("#token-make")  # playing is ticked by default
+        eve.page.wait_for_selector("li.personal-token")
+        bot = eve.page.inner_text("#new-token-value")
+        assert bot.startswith(f"{api_call(stack.api_url, '/players/me', eve.token)['player_id']}.t_")
+        assert "my bot" in eve.page.inner_text("li.personal-token")
+        eve.assert_accessible("the account with a personal token")
+        assert api_call(stack.api_url, "/players/me/games", bot)["games"] == []
+        refused = post_json(
+            stack.api_url, "/players/me/personal-tokens", bot, {"name": "x", "scopes": ["games:read"]}
+        )
+        assert (refused["code"], refused["scope"]) == ("insufficient_scope", "account:owner")
+
+        eve.page.click("li.personal-token button")
+        eve.page.wait_for_selector("#personal-tokens >> text=You have made no token.")
+        assert eve.page.inner_text("#new-token") == ""
+        with pytest.raises(urllib.error.HTTPError) as revoked:
+            api_call(stack.api_url, "/players/me/games", bot)
+        assert revoked.value.code == 401
+        assert eve.errors == []
 
 
 def test_download_my_data_and_delete_my_account(stack: Served, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from app.aws.dynamodb.feed import DynamoFeedStore
 from app.aws.dynamodb.games import DynamoGameStore
 from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
+from app.aws.dynamodb.personal_tokens import DynamoPersonalTokenStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
 from app.aws.dynamodb.web_push import DynamoWebPushStore
@@ -28,6 +29,7 @@ from tests.fakes.mail import RecordingMailer
 from tests.fakes.mail_ledger import MemoryDigestIndex, MemoryMailLedger
 from tests.fakes.notify import MemoryNotificationStore
 from tests.fakes.outbox import MemoryNotificationQueue, MemorySendLedger
+from tests.fakes.personal_tokens import MemoryPersonalTokenStore
 from tests.fakes.players import MemoryPlayerStore
 from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
@@ -50,6 +52,7 @@ STORE_PORTS = (
     "decks",
     "notifications",
     "web_push_subscriptions",
+    "personal_tokens",
 )
 
 
@@ -83,6 +86,7 @@ class AllMemoryPorts(_OnePortObject):
         self.digests = MemoryDigestIndex()
         self.web_push_subscriptions = MemoryWebPushStore()
         self.send_ledger = MemorySendLedger()
+        self.personal_tokens = MemoryPersonalTokenStore(self.players)
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
@@ -92,6 +96,7 @@ class AllMemoryPorts(_OnePortObject):
             self.mail_ledger.erase_player,
             self.web_push_subscriptions.erase_player,
             self.send_ledger.erase_player,
+            self.personal_tokens.erase_player,
         ]
 
 
@@ -110,6 +115,7 @@ class AllTablePorts(_OnePortObject):
             DynamoDeckStore(table, client),
             DynamoNotificationStore(table, client),
             DynamoWebPushStore(table, client),
+            DynamoPersonalTokenStore(table, client),
         )
 
     def games_of(self, player_id: str) -> list[GameRecord]:
@@ -153,6 +159,7 @@ def memory_services(
         web_push=RecordingWebPushSender(),
         notification_queue=queue,
         send_ledger=ports.send_ledger,
+        personal_tokens=ports.personal_tokens,
     )
     built = replace(built, **overrides) if overrides else built
     if "notification_queue" not in overrides:

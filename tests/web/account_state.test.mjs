@@ -203,3 +203,32 @@ describe("problemText", () => {
     assert.equal(acc.problemText(null, 502, "Bad Gateway"), "502 Bad Gateway");
   });
 });
+
+describe("personal tokens", () => {
+  test("no scope the form offers is the owner's, and playing is ticked by default", () => {
+    const scopes = acc.TOKEN_SCOPES.map((s) => s.scope);
+    assert.ok(!scopes.includes("account:owner"));
+    assert.deepEqual(acc.TOKEN_SCOPES.filter((s) => s.checked).map((s) => s.scope), ["games:read", "games:play"]);
+  });
+
+  test("a request carries the trimmed name and the ticked scopes in the API's order", () => {
+    assert.deepEqual(acc.tokenRequest("  my bot ", ["games:play", "account:read", "games:read"]), {
+      name: "my bot",
+      scopes: ["games:read", "games:play", "account:read"],
+    });
+    assert.deepEqual(acc.tokenRequest("x", ["account:owner"]).scopes, []);
+  });
+
+  test("rows show the newest first, scopes in words, never used until used, and a Revoke naming it", () => {
+    const rows = acc.tokenRows([
+      { token_id: "t_1", name: "old bot", scopes: ["games:read"], created_at: "2026-11-01T09:00:00.000+00:00", last_used_at: null },
+      { token_id: "t_2", name: "new bot", scopes: ["games:play", "games:read"], created_at: "2026-11-02T09:00:00.000+00:00", last_used_at: "2026-11-03T09:00:00.000+00:00" },
+    ]);
+    assert.deepEqual(rows.map((r) => r.id), ["t_2", "t_1"]);
+    assert.equal(rows[0].scopes, "See your games and your inbox; Play: create, join and play games");
+    assert.equal(rows[1].lastUsed, "Never used");
+    assert.match(rows[0].lastUsed, /^Last used /);
+    assert.equal(rows[1].revoke.label, "Revoke old bot");
+    assert.equal(acc.scopeWords([]), "No scope");
+  });
+});

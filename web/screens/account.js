@@ -1,11 +1,13 @@
 // The account screen (#/account): the name others see, the email that brings the games back, the devices
-// signed in, a download of everything the service keeps, and deleting the account (confirmed in the page).
+// signed in, the personal tokens of the player's scripts and bots, a download of everything the service
+// keeps, and deleting the account (confirmed in the page).
 
 import { deleteReady } from "../account_state.js";
 import { h, replace } from "../dom.js";
 import { act, focusOn, title, ui } from "../ui.js";
 import { emailSection } from "./account_email.js";
 import { sessionsSection } from "./account_sessions.js";
+import { tokensSection } from "./account_tokens.js";
 
 const EXPORT_NAME = "dixit-export.json";
 
@@ -137,6 +139,7 @@ export function accountScreen() {
   const { api } = ui;
   const root = h("div", { class: "account" }, h("p", { class: "muted" }, "Loading your account…"));
   const sessions = sessionsSection();
+  const tokens = tokensSection();
   (async () => {
     const me = await api.call("GET", "/players/me");
     api.rememberMe({ ...api.me, ...me });
@@ -145,11 +148,12 @@ export function accountScreen() {
       nameSection(me),
       emailSection(me),
       sessions.section,
+      tokens.section,
       tokenSection(api.token),
       dataSection(),
       deleteSection(me),
     );
-    await sessions.load();
+    await Promise.all([sessions.load(), tokens.load()]);
   })().catch((error) => !error.signedOut && ui.showError(error));
   return [
     title("Your account"),

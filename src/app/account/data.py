@@ -1,5 +1,6 @@
 """Everything stored about a player, gathered from every feature's port: what `GET /players/me/export`
-answers. Secrets stay out: no token or token hash, no webhook secret, no push endpoint."""
+answers. Secrets stay out: no token or token hash (a personal token's included), no webhook secret, no
+push endpoint."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from app.games.ports import Inbox
 from app.notify.ports import Device, Preferences
 from app.notify.web_push.ports import WebPushSubscription
 from app.players.accounts import SignedIn
-from app.players.ports import SessionRecord
+from app.players.ports import PersonalTokenRecord, SessionRecord
 from app.webhooks.records import WebhookRecord
 from dixit.state import RoundResult
 
@@ -36,6 +37,7 @@ class AccountData:
     preferences: Preferences
     games: list[GameData]
     web_push_subscriptions: list[WebPushSubscription] = field(default_factory=list)
+    personal_tokens: list[PersonalTokenRecord] = field(default_factory=list)
     # Card id -> its owner's description, for the custom decks of these games (their cards' alt text).
     described: Mapping[str, str] = field(default_factory=dict)
 
@@ -55,7 +57,8 @@ def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
 
 
 def export(services: Exporting, signed: SignedIn) -> AccountData:
-    """The caller's profile, sessions, devices, webhooks, mutes and games (active and finished)."""
+    """The caller's profile, sessions, personal tokens, devices, webhooks, mutes and games (active and
+    finished)."""
     player = signed.player
     player_id = player.player_id
     active, finished = game_ids_of(services, player_id)
@@ -78,5 +81,6 @@ def export(services: Exporting, signed: SignedIn) -> AccountData:
         preferences=services.notifications.preferences(player_id),
         games=games,
         web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
+        personal_tokens=services.personal_tokens.list_personal_tokens(player_id),
         described=services.decks.descriptions_of(custom) if custom else {},
     )

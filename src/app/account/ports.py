@@ -13,9 +13,12 @@ from app.webhooks.ports import Webhooks
 
 if TYPE_CHECKING:
     from app.notify.web_push.ports import WebPushStore
+    from app.players.ports import PersonalTokenStore
 
 
 class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Clock, Protocol):
-    """Everything stored about a player: games and rounds, sessions, devices, webhooks, subscriptions."""
+    """Everything stored about a player: games and rounds, sessions and personal tokens, devices,
+    webhooks, subscriptions."""
 
     web_push_subscriptions: WebPushStore
+    personal_tokens: PersonalTokenStore

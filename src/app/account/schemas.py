@@ -13,6 +13,7 @@ from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut, device_out
 from app.notify.web_push.schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
+from app.players.token_schemas import PersonalTokenOut, personal_token_out
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 
@@ -132,6 +133,20 @@ class AccountExport(Schema):
         ],
         default_factory=list,
     )
+    personal_tokens: list[PersonalTokenOut] = doc(
+        "The personal tokens you made for scripts and bots: name, scopes, created, last used (never a "
+        "secret or its hash)",
+        [
+            {
+                "token_id": "t_5c1e9a7b3d2f4e60",
+                "name": "my Discord bot",
+                "scopes": ["games:read", "games:play"],
+                "created_at": STAMP,
+                "last_used_at": None,
+            }
+        ],
+        default_factory=list,
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -176,4 +191,5 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         ),
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[subscription_out(w) for w in data.web_push_subscriptions],
+        personal_tokens=[personal_token_out(t) for t in data.personal_tokens],
     )

@@ -21,6 +21,14 @@ class Forbidden(AppError):
     """The caller is known but may not do this (a private game, a wrong invite code)."""
 
 
+class InsufficientScope(Forbidden):
+    """The token is valid but was not given the scope this request needs (a personal token's)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__("insufficient_scope", f"this token was not given the scope {scope}")
+        self.scope = scope
+
+
 class NotFound(AppError):
     """No such game or deck."""
 

@@ -31,6 +31,15 @@ REGISTRATIONS_PER_SOURCE = Rate(
     "register-source", 20, 3_600, "too_many_registrations", "too many players were registered from here"
 )
 DECKS_PER_PLAYER = Rate("decks-player", 10, 86_400, "too_many_decks", "you created too many decks today")
+# A personal token (a script's, a bot's) is counted on every request it signs; a player's own sessions are
+# not (the stage throttle bounds them). A minute, not a second, is the short window: one counter item per
+# token and minute, not one per second.
+PERSONAL_TOKEN_PER_MINUTE = Rate(
+    "ptoken-minute", 120, 60, "token_rate_limited", "this personal token sent too many requests this minute"
+)
+PERSONAL_TOKEN_PER_DAY = Rate(
+    "ptoken-day", 10_000, 86_400, "token_daily_limit", "this personal token used up its requests for today"
+)
 
 
 def source_key(source: str) -> str | None:

@@ -4,10 +4,11 @@
   own business (app.account.erase.leave_game), through the move path like any move.
 - **Push endpoints** next, through the push channel (deleting one that is gone succeeds).
 - **The digest index entry**, which lives under its hour's key, not in the partition (by its pointer).
-- **The partition last** (`PlayerStore.delete_player_data`): memberships, history, devices, mutes,
-  webhooks, the email ownership item, and then sessions and profile together. Until that last step
-  the caller's token still works, so a delete cut short (a timeout, a lost answer, a store fault)
-  is retried with the same token and picks up where it stopped: renamed games are skipped.
+- **The partition last** (`PlayerStore.delete_player_data`): memberships, history, personal tokens,
+  devices, mutes, webhooks, the email ownership item, and then sessions and profile together. Until
+  that last step the caller's session token still works, so a delete cut short (a timeout, a lost
+  answer, a store fault) is retried with the same token and picks up where it stopped: renamed games
+  are skipped.
 
 Not deleted, because they are not the player's alone or expire by themselves: the games (other players'
 results), other players' feed copies and idempotency records (TTL), this player's feed copies in their

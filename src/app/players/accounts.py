@@ -3,6 +3,8 @@
 A token is `p_<player>.s_<session>.<secret>`: the ids travel in it, so authentication is one read of the
 session (and the profile beside it), never a token index. Only the secret's SHA-256 is stored. A token
 from before sessions, `p_<player>.<secret>`, is the player's legacy session, whose hash is on the profile.
+A personal token, `p_<player>.t_<token>.<secret>`, is checked by app.players.personal_tokens and signs
+the request in with its scopes only.
 """
 
 from __future__ import annotations
@@ -16,22 +18,32 @@ import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from app.core.errors import Conflict, NotAuthenticated, NotFound, StoreUnavailable, VersionConflict
+from app.core.errors import (
+    Conflict,
+    InsufficientScope,
+    NotAuthenticated,
+    NotFound,
+    StoreUnavailable,
+    VersionConflict,
+)
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
+from app.players import personal_tokens
 from app.players.ports import (
     LEGACY_SESSION,
     Authenticating,
     Opening,
+    PersonalTokenRecord,
     Players,
     Registering,
     SessionRecord,
     Sessions,
 )
+from app.players.scopes import Scope
+from app.players.token_secrets import hash_secret, new_secret
 from dixit.engine import check_name
 from dixit.text import check_device as check_device_label
 
-_TOKEN_BYTES = 32  # 256 bits of secret
 DEFAULT_DEVICE = "unnamed device"
 # Reads must not become writes: a session's last use is recorded at most once in this long.
 LAST_USED_GRANULARITY = timedelta(hours=1)
@@ -41,20 +53,12 @@ _SESSION_ID = re.compile(r"^s_[0-9a-f]{16}$")
 _INVALID = ("invalid_token", "the token is not valid")
 
 
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
 def new_player_id() -> str:
     return f"p_{secrets.token_hex(8)}"
 
 
 def new_session_id() -> str:
     return f"s_{secrets.token_hex(8)}"
-
-
-def _new_secret() -> str:
-    return secrets.token_urlsafe(_TOKEN_BYTES)
 
 
 def is_session_id(session_id: str) -> bool:
@@ -79,16 +83,35 @@ def _derived_secret(old_secret: str, key_id: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SignedIn:
-    """Who sent the request, over which session; `replay` is the answer a retried rotation gets."""
+    """Who sent the request, over which session or personal token (exactly one of the two); `replay` is
+    the answer a retried rotation gets."""
 
     player: PlayerRecord
-    session: SessionRecord
+    session: SessionRecord | None
     secret: str = field(repr=False, compare=False)
     replay: str | None = field(default=None, repr=False, compare=False)
+    token: PersonalTokenRecord | None = None
 
     @property
     def session_id(self) -> str:
-        return self.session.session_id
+        """The id of the credential the request came with: a session's (`s_…`) or a personal token's."""
+        return self.session.session_id if self.session is not None else self.own_token().token_id
+
+    @property
+    def scopes(self) -> frozenset[str] | None:
+        """What the credential may do: None for a session (everything), a personal token's scopes."""
+        return None if self.token is None else frozenset(self.token.scopes)
+
+    def own_session(self) -> SessionRecord:
+        """The caller's session; a personal token never acts on sessions (the owner's scope)."""
+        if self.session is None:
+            raise InsufficientScope(Scope.OWNER.value)
+        return self.session
+
+    def own_token(self) -> PersonalTokenRecord:
+        if self.token is None:
+            raise AssertionError("signed in by a session")
+        return self.token
 
 
 def check_device(device: str) -> str:
@@ -115,9 +138,9 @@ def register(services: Registering, name: str, device: str = DEFAULT_DEVICE) -> 
 def open_session(services: Opening, player: PlayerRecord, device: str) -> tuple[SessionRecord, str]:
     """A new session of `player` on `device` and its token (shown once): what signing in gives."""
     label = check_device(device)
-    secret = _new_secret()
+    secret = new_secret()
     now = services.now_iso()
-    session = SessionRecord(player.player_id, new_session_id(), label, _hash(secret), now, now, now)
+    session = SessionRecord(player.player_id, new_session_id(), label, hash_secret(secret), now, now, now)
     try:
         services.sessions.create_session(session)
     except VersionConflict:
@@ -136,10 +159,10 @@ def rotate_token(services: Opening, signed: SignedIn, key: str | None = None) ->
     """
     if signed.replay is not None:
         return signed.player, signed.replay
-    session = signed.session
+    session = signed.own_session()
     key_id = rotation_key_id(signed.player.player_id, key) if key is not None else ""
-    secret = _derived_secret(signed.secret, key_id) if key_id else _new_secret()
-    new_hash = _hash(secret)
+    secret = _derived_secret(signed.secret, key_id) if key_id else new_secret()
+    new_hash = hash_secret(secret)
     now = services.now_iso()
     if not services.sessions.replace_token(
         session.player_id,
@@ -158,7 +181,7 @@ def rotate_token(services: Opening, signed: SignedIn, key: str | None = None) ->
 
 def revoke_token(services: Sessions, signed: SignedIn) -> None:
     """The current session ends: every later request with its token is a 401 (the others keep working)."""
-    session = signed.session
+    session = signed.own_session()
     if services.sessions.delete_session(session.player_id, session.session_id, token_hash=session.token_hash):
         return
     _, stored = services.sessions.signed_in(session.player_id, session.session_id)
@@ -168,11 +191,13 @@ def revoke_token(services: Sessions, signed: SignedIn) -> None:
 
 def sessions_of(services: Sessions, signed: SignedIn) -> list[SessionRecord]:
     """Every session of the caller, oldest first."""
+    signed.own_session()
     return services.sessions.list_sessions(signed.player.player_id)
 
 
 def end_session(services: Sessions, signed: SignedIn, session_id: str) -> None:
     """Sign one session out: another device's, or this one (as a revoke)."""
+    signed.own_session()
     if session_id == signed.session_id:
         revoke_token(services, signed)
         return
@@ -184,6 +209,7 @@ def end_session(services: Sessions, signed: SignedIn, session_id: str) -> None:
 
 def end_other_sessions(services: Sessions, signed: SignedIn) -> None:
     """Sign out everywhere but here."""
+    signed.own_session()
     for session in sessions_of(services, signed):
         if session.session_id != signed.session_id:
             services.sessions.delete_session(session.player_id, session.session_id)
@@ -216,7 +242,8 @@ def _parse(authorization: str | None) -> tuple[str, str, str]:
         player_id, session_id, secret = parts
     else:
         raise NotAuthenticated(*_INVALID)
-    if not player_id.startswith("p_") or len(player_id) > 40 or not secret or not is_session_id(session_id):
+    credential_is_known = is_session_id(session_id) or personal_tokens.is_token_id(session_id)
+    if not player_id.startswith("p_") or len(player_id) > 40 or not secret or not credential_is_known:
         raise NotAuthenticated(*_INVALID)
     return player_id, session_id, secret
 
@@ -238,11 +265,15 @@ def authenticate(
     is the token a keyed rotation replaced accepted, to be answered the token it was replaced by.
     """
     player_id, session_id, secret = _parse(authorization)
+    if personal_tokens.is_token_id(session_id):
+        # A personal token rotates nothing: an Idempotency-Key changes nothing about how it is checked.
+        owner, token = personal_tokens.check(services, player_id, session_id, secret)
+        return SignedIn(owner, None, secret, token=token)
     player, session = services.sessions.signed_in(player_id, session_id)
-    presented = _hash(secret)
+    presented = hash_secret(secret)
     # Compare even when the session is unknown, so timing does not reveal which ids exist.
-    current = hmac.compare_digest(session.token_hash if session else _hash(""), presented)
-    previous = hmac.compare_digest(session.previous_hash if session else _hash(""), presented)
+    current = hmac.compare_digest(session.token_hash if session else hash_secret(""), presented)
+    previous = hmac.compare_digest(session.previous_hash if session else hash_secret(""), presented)
     if player is None or session is None or not session.token_hash:
         raise NotAuthenticated(*_INVALID)
     key_id = rotation_key_id(player_id, rotation_key) if rotation_key is not None else ""
@@ -261,7 +292,7 @@ def authenticate(
         return signed
     if previous and session.previous_hash and key_id and _rotation_remembered(services, session, key_id):
         renewed = _derived_secret(secret, key_id)
-        if hmac.compare_digest(_hash(renewed), session.token_hash):
+        if hmac.compare_digest(hash_secret(renewed), session.token_hash):
             return SignedIn(player, session, secret, replay=_token(player_id, session_id, renewed))
     raise NotAuthenticated(*_INVALID)
 

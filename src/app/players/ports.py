@@ -10,7 +10,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from app.core.clock import Clock
+from app.core.clock import Clock, WallClock
+from app.core.rates import Counted
 from app.core.records import PlayerRecord
 
 if TYPE_CHECKING:
@@ -36,6 +37,19 @@ class SessionRecord:
     # the old token and the same key is recognised and answered the same new token (never stored).
     previous_hash: str = ""
     rotated_under: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalTokenRecord:
+    """A token a player made for a script or a bot: its name, its scopes, and only the hash of its secret."""
+
+    player_id: str
+    token_id: str  # t_<16 hex digits>
+    name: str
+    scopes: tuple[str, ...]  # app.players.scopes.ordered: never account:owner
+    token_hash: str
+    created_at: str
+    last_used_at: str = ""  # "" until first used; then to within PERSONAL_TOKEN_USE_GRANULARITY
 
 
 class PlayerStore(Protocol):
@@ -104,6 +118,35 @@ class SessionStore(Protocol):
 
     def touch(self, player_id: str, session_id: str, *, used_at: str, older_than: str) -> None:
         """Set last_used_at to `used_at` if it is older than `older_than` (else leave it: a lost race)."""
+        ...
+
+
+class PersonalTokenStore(Protocol):
+    """Personal tokens are `PLAYER#<id>` / `PTOKEN#<tid>` items beside the sessions; the profile counts
+    them (`personal_tokens`), so a cap holds under concurrent creations."""
+
+    def create_personal_token(self, token: PersonalTokenRecord, *, limit: int) -> bool:
+        """Store the token and count it on the profile, in one transaction, unless the player already
+        holds `limit` tokens or has no profile (False). Raises VersionConflict when the id is taken."""
+        ...
+
+    def personal_token(
+        self, player_id: str, token_id: str
+    ) -> tuple[PlayerRecord | None, PersonalTokenRecord | None]:
+        """The profile and the token, in one read (either None when missing)."""
+        ...
+
+    def list_personal_tokens(self, player_id: str) -> list[PersonalTokenRecord]:
+        """Every personal token of the player, oldest first."""
+        ...
+
+    def delete_personal_token(self, player_id: str, token_id: str) -> bool:
+        """Revoke the token and count it off the profile, in one transaction (False: no such token)."""
+        ...
+
+    def touch_personal_token(self, player_id: str, token_id: str, *, used_at: str, older_than: str) -> None:
+        """Set last_used_at to `used_at` if it is older than `older_than` (else leave it: a lost race);
+        never brings a revoked token back."""
         ...
 
 
@@ -206,14 +249,25 @@ class Opening(Sessions, Clock, Protocol):
     """Opening or rotating a session: its record, stamped with the clock."""
 
 
+class PersonalTokens(Clock, WallClock, Protocol):
+    """Making, listing and revoking a player's personal tokens."""
+
+    personal_tokens: PersonalTokenStore
+
+
+class CheckingPersonalTokens(PersonalTokens, Counted, Protocol):
+    """Checking a personal token: its item, and the counters of its rates."""
+
+
 class Registering(Opening, Players, Protocol):
     """A new player, with their first session (and an expiry until they sit at a table)."""
 
     settings: AppSettings
 
 
-class Authenticating(Opening, Protocol):
-    """Checking a token: its session, its age by the clock, the ages the settings allow."""
+class Authenticating(Opening, CheckingPersonalTokens, Protocol):
+    """Checking a token: its session or personal token, its age by the clock, the ages the settings
+    allow."""
 
     settings: AppSettings
 

@@ -38,7 +38,9 @@ class PlayerOut(Schema):
     player_id: str = doc("Your player id", PLAYER_ID)
     name: str = doc("Your name as others see it (in new games; started ones keep the old)", "Ada")
     session_id: str = doc(
-        "The session this token belongs to (`s_legacy`: a token from before sessions)", SESSION_ID
+        "The session this token belongs to (`s_legacy`: a token from before sessions), or the id of the "
+        "personal token sent (`t_…`)",
+        SESSION_ID,
     )
     email: str | None = doc(
         "Your address (only you see it): the confirmed one, else the one awaiting its code, else null",

@@ -21,8 +21,8 @@ endpoint = Endpoints()
     "exportMyData",
     summary="Everything stored about you, as one JSON document (never a token, hash or secret)",
     description=(
-        "Your profile, sessions, push devices, webhooks, mutes, and every game you are in or finished "
-        "with the rounds you played. Served as an attachment, never cached."
+        "Your profile, sessions, personal tokens, push devices, webhooks, mutes, and every game you are "
+        "in or finished with the rounds you played. Served as an attachment, never cached."
     ),
     **answers({200: {"description": "Your data"}}, 401),
 )
@@ -42,10 +42,10 @@ def export(signed: Signed, adapters: Adapters) -> Response[AccountExport]:
     "deleteMe",
     summary="Delete your account: every token of yours stops working",
     description=(
-        "Your sessions, devices, webhooks, mutes, email address, inbox and history go, and the profile "
-        "last. You leave your lobbies; in games already started or finished your seat stays, named "
-        '"Deleted player" (a started game\'s timeout policy plays on without you). A 503 means part '
-        "is done: send the same request again with the same token."
+        "Your sessions, personal tokens, devices, webhooks, mutes, email address, inbox and history go, "
+        "and the profile last. You leave your lobbies; in games already started or finished your seat "
+        'stays, named "Deleted player" (a started game\'s timeout policy plays on without you). A 503 '
+        "means part is done: send the same request again with the same token."
     ),
     **answers(no_content("Deleted"), 401, 409),
 )

@@ -192,3 +192,27 @@ def test_the_email_routes_at_debug_log_no_address_code_link_or_token(
     }
     for what, value in secrets.items():
         assert value not in text, f"the {what} is in a log"
+
+
+def test_the_personal_token_routes_at_debug_log_no_token_secret_or_hash(
+    players: list[Client], debug_logs: Capture
+) -> None:
+    ada = players[0]
+    made = ada.post("/players/me/personal-tokens", {"name": "my bot", "scopes": ["games:read", "games:play"]})
+    assert made.status == 201, made.raw
+    bot = Client("bot", token=made.body["token"], player_id=ada.player_id)
+    assert bot.get("/players/me/games").status == 200
+    assert call("PATCH", "/players/me", body={"name": "M"}, headers=bot.auth()).status == 403
+    assert ada.get("/players/me/personal-tokens").status == 200
+    assert ada.delete(f"/players/me/personal-tokens/{made.body['token_id']}").status == 204
+    assert bot.get("/players/me/games").status == 401
+    assert debug_logs.lines, "nothing was captured: the test would prove nothing"
+
+    text = "\n".join(debug_logs.lines)
+    secret = bot.token.rpartition(".")[2]
+    for what, value in {
+        "personal token": bot.token,
+        "its secret": secret,
+        "its hash": hashlib.sha256(secret.encode()).hexdigest(),
+    }.items():
+        assert value not in text, f"the {what} is in a log"

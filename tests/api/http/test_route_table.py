@@ -14,7 +14,6 @@ from handlers import route_table
 from handlers.api import whole_api
 from handlers.hot_routes import ROUTES as LANE
 from handlers.route_table import ROUTES, Endpoints, Route, match, routers, routes_of
-from handlers.routing import BEARER
 
 from ..client import FakeContext
 
@@ -57,7 +56,8 @@ def test_the_resolver_is_told_each_route_as_its_line_declares_it() -> None:
         served = registered.pop((line.method, line.rule))
         assert served.operation_id == line.operation_id
         assert set(served.tags or []) == {line.tag}
-        assert served.security == (None if line.public else BEARER)
+        expected = None if line.scope is None else [{"bearerAuth": [line.scope.value]}]
+        assert served.security == expected
         assert served.include_in_schema is line.documented
     assert registered == {}, "routes the resolver serves that the table does not declare"
 

@@ -29,6 +29,7 @@ EXPECTED_REFUSALS = {
     "put_device": (501, "push_not_configured"),
     "delete_device": (404, "device_not_found"),
     "end_session": (404, "session_not_found"),
+    "revoke_personal_token": (404, "personal_token_not_found"),
     # No code was mailed for the sample's: the routes judge the code, which is all a sample can ask.
     "confirm_email": (422, "code_invalid"),
     "verify_sign_in": (422, "code_invalid"),

@@ -1,0 +1,99 @@
+// Personal tokens (docs/tokens.md): tokens for the player's own scripts and bots, each limited to the
+// scopes ticked when it was made. The list shows each one's scopes and last use with its "Revoke"; the
+// form makes one and shows it this once (the API never shows it again).
+
+import { TOKEN_SCOPES, tokenRequest, tokenRows } from "../account_state.js";
+import { h, replace } from "../dom.js";
+import { act, focusOn, ui } from "../ui.js";
+
+const PATH = "/players/me/personal-tokens";
+
+export function tokensSection() {
+  const { api } = ui;
+  const heading = h("h2", { id: "tokens-heading" }, "Tokens for your scripts and bots");
+  const list = h("div", { id: "personal-tokens" }, h("p", { class: "muted" }, "Loading your tokens…"));
+  const shown = h("div", { id: "new-token", "aria-live": "polite" });
+
+  function item(row) {
+    const revoke = h("button", { type: "button", class: "secondary", "aria-label": row.revoke.label }, row.revoke.text);
+    revoke.addEventListener("click", () =>
+      act(revoke, async () => {
+        await api.call("DELETE", `${PATH}/${encodeURIComponent(row.id)}`);
+        ui.notify(`${row.name} is revoked: it no longer works.`);
+        replace(shown);
+        await load();
+        focusOn(heading);
+      }),
+    );
+    return h(
+      "li",
+      { class: "personal-token", "data-token": row.id },
+      h("strong", {}, row.name),
+      h("span", { class: "small" }, row.scopes),
+      h("span", { class: "muted small" }, row.lastUsed),
+      row.since && h("span", { class: "muted small" }, row.since),
+      revoke,
+    );
+  }
+
+  async function load() {
+    const { personal_tokens: tokens } = await api.call("GET", PATH);
+    replace(
+      list,
+      tokens.length
+        ? h("ul", { class: "sessions", "aria-labelledby": "tokens-heading" }, tokenRows(tokens).map(item))
+        : h("p", { class: "muted small" }, "You have made no token."),
+    );
+  }
+
+  const name = h("input", { id: "token-name", name: "name", required: true, placeholder: "my Discord bot" });
+  const boxes = TOKEN_SCOPES.map((s) =>
+    h("input", { type: "checkbox", id: `scope-${s.scope.replace(":", "-")}`, value: s.scope, checked: Boolean(s.checked) }),
+  );
+  const make = h("button", { type: "submit", id: "token-make" }, "Make a token");
+  const form = h(
+    "form",
+    {
+      class: "card-box",
+      onsubmit: (event) => {
+        event.preventDefault();
+        // The API checks the name and the scopes (its problem's words show in the error line).
+        act(make, async () => {
+          const asked = tokenRequest(name.value, boxes.filter((b) => b.checked).map((b) => b.value));
+          const made = await api.call("POST", PATH, asked);
+          name.value = "";
+          replace(
+            shown,
+            h("p", { class: "small" }, `Copy it now: ${made.name}'s token is shown this once.`),
+            h("code", { class: "break", id: "new-token-value" }, made.token),
+          );
+          await load();
+        });
+      },
+    },
+    h("label", { for: "token-name" }, "What will hold it"),
+    name,
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "What it may do"),
+      ...TOKEN_SCOPES.map((s, i) => h("label", { class: "choice" }, boxes[i], s.words)),
+    ),
+    make,
+  );
+
+  const section = h(
+    "section",
+    { class: "account-part", "aria-labelledby": "tokens-heading" },
+    heading,
+    h(
+      "p",
+      { class: "small" },
+      "A token lets a program act for you with only the rights you tick: never signing in, your devices, tokens or deleting your account. Revoke one and it stops working at once.",
+    ),
+    list,
+    form,
+    shown,
+  );
+  return { section, load };
+}
