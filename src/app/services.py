@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from app.notify.ports import NotificationStore
     from app.notify.web_push_ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PlayerStore, SessionStore
+    from app.talk.ports import TalkStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
@@ -58,6 +59,8 @@ class Services:
     # The notification outbox: a queue per channel, and the ledger that sends each message once.
     notification_queue: NotificationQueue
     send_ledger: SendLedger
+    # Table talk: each game's messages, beside its item.
+    talk: TalkStore
     # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

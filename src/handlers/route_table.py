@@ -195,6 +195,12 @@ ROUTES: tuple[Route, ...] = (
     ),
     *_routes("webhooks", "games", ("GET", "/games/{game_id}/events", "listGameEvents", _R)),
     *_routes(
+        "talk",
+        "talk",
+        ("POST", "/games/{game_id}/messages", "postMessage", _P),
+        ("GET", "/games/{game_id}/messages", "listMessages", _R),
+    ),
+    *_routes(
         "docs",
         "docs",
         ("GET", "/openapi.json", "getOpenApiDocument", PUBLIC, _flags(documented=False)),

@@ -14,6 +14,7 @@ from app.aws.dynamodb.inbox import DynamoInboxStore
 from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
+from app.aws.dynamodb.talk import DynamoTalkStore
 from app.aws.dynamodb.web_push import DynamoWebPushStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.core.records import GameRecord
@@ -33,6 +34,7 @@ from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
 from tests.fakes.sessions import MemorySessionStore
 from tests.fakes.table import MemoryTable
+from tests.fakes.talk import MemoryTalkStore
 from tests.fakes.web_push import MemoryWebPushStore, RecordingWebPushSender
 from tests.fakes.webhooks import MemoryWebhookStore
 from tests.support.outbox import deliver_at_once
@@ -50,6 +52,7 @@ STORE_PORTS = (
     "decks",
     "notifications",
     "web_push_subscriptions",
+    "talk",
 )
 
 
@@ -83,6 +86,7 @@ class AllMemoryPorts(_OnePortObject):
         self.digests = MemoryDigestIndex()
         self.web_push_subscriptions = MemoryWebPushStore()
         self.send_ledger = MemorySendLedger()
+        self.talk = MemoryTalkStore()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
@@ -92,6 +96,7 @@ class AllMemoryPorts(_OnePortObject):
             self.mail_ledger.erase_player,
             self.web_push_subscriptions.erase_player,
             self.send_ledger.erase_player,
+            self.talk.erase_player,
         ]
 
 
@@ -110,6 +115,7 @@ class AllTablePorts(_OnePortObject):
             DynamoDeckStore(table, client),
             DynamoNotificationStore(table, client),
             DynamoWebPushStore(table, client),
+            DynamoTalkStore(table, client),
         )
 
     def games_of(self, player_id: str) -> list[GameRecord]:
@@ -153,6 +159,7 @@ def memory_services(
         web_push=RecordingWebPushSender(),
         notification_queue=queue,
         send_ledger=ports.send_ledger,
+        talk=ports.talk,
     )
     built = replace(built, **overrides) if overrides else built
     if "notification_queue" not in overrides:

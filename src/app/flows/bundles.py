@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
 from app.notify.ports import Notifications, Releasing
+from app.talk.ports import TalkExpiring
 from app.webhooks.ports import Enqueueing
 
 if TYPE_CHECKING:
@@ -18,9 +19,10 @@ if TYPE_CHECKING:
     from app.webhooks.ports import WebhookQueue
 
 
-class ChangePorts(Games, Inbox, FeedWriting, Enqueueing, Protocol):
+class ChangePorts(Games, Inbox, FeedWriting, Enqueueing, TalkExpiring, Protocol):
     """A game change: the round history and a rematch's finished game (games), the inbox, the feed and
-    the webhooks (the notifications go through the `Delivery` the caller hands in)."""
+    the webhooks, the table talk's expiry at the end (the notifications go through the `Delivery` the
+    caller hands in)."""
 
     webhook_queue: WebhookQueue
 

@@ -1,0 +1,54 @@
+"""What table talk needs from storage, and the ports its use cases read (Services has them all)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from app.core.clock import Clock, WallClock
+from app.core.rates import Counted
+from app.games.ports import Games
+from app.talk.records import MessageRecord
+
+if TYPE_CHECKING:
+    from app.core.settings import AppSettings
+
+
+class TalkStore(Protocol):
+    """A game's messages, beside its item (never in it: a move writes the game item alone)."""
+
+    def put_message(self, message: MessageRecord, *, expires_at: int | None) -> None:
+        """Store a message, and note on the author's side that they talked in its game (for the export
+        and the erasure, which start from the player)."""
+        ...
+
+    def list_messages(self, game_id: str, *, before: str, limit: int) -> list[MessageRecord]:
+        """The game's messages whose id sorts before `before` ('' for the newest), newest first."""
+        ...
+
+    def expire_messages(self, game_id: str, *, expires_at: int) -> None:
+        """Let every message of a finished game expire at `expires_at`."""
+        ...
+
+    def messages_by(self, player_id: str) -> list[MessageRecord]:
+        """Every message the player wrote, in every game (oldest first within a game)."""
+        ...
+
+    def erase_messages_by(self, player_id: str, *, name: str) -> int:
+        """Remove the text of every message the player wrote, and sign it `name` instead of theirs; how
+        many messages lost their text (a retry skips those that already did)."""
+        ...
+
+
+class Talk(Protocol):
+    talk: TalkStore
+
+
+class TalkExpiring(Talk, Clock, Protocol):
+    """Setting when a finished game's talk goes: the store, the clock, and `settings` for how long."""
+
+    settings: AppSettings
+
+
+class Talking(TalkExpiring, Games, Counted, WallClock, Protocol):
+    """Posting and reading messages: the game (who may, in which phase), the store, the rate counter and
+    the clock."""

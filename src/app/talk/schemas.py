@@ -1,0 +1,78 @@
+"""The public JSON contract of table talk (`/games/{game_id}/messages`)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from app.core.examples import PLAYER_ID, STAMP
+from app.core.request_fields import TEXT_RULE, text_schema
+from app.core.schema_base import Request, Schema, doc
+from app.talk.messages import MessagePage
+from app.talk.records import MessageRecord
+from dixit.limits import MAX_MESSAGE_LENGTH
+from dixit.state import Phase
+from dixit.table_talk import Reopens, TalkWindow
+
+MESSAGE_ID = "m_1796031000000a1b2c3d4"
+
+
+class PostMessage(Request):
+    text: str = Field(
+        min_length=1,
+        max_length=MAX_MESSAGE_LENGTH,
+        json_schema_extra=text_schema(),
+        examples=["I knew the cat was yours!"],
+        description=f"At most {MAX_MESSAGE_LENGTH} characters once normalised (message_too_long); shown as "
+        f"plain text, never as links or markup. {TEXT_RULE}",
+    )
+
+
+class MessageOut(Schema):
+    message_id: str = doc("The message's id; it sorts by the time it was written", MESSAGE_ID)
+    author_id: str = doc("Who wrote it", PLAYER_ID)
+    author_name: str = doc("Their seat's name when they wrote it", "Ada")
+    text: str | None = doc("What they wrote; null once its author erased their account", "Told you so")
+    round: int = doc("The round it was written in (0 in the lobby)", 3)
+    phase: Phase = doc("The phase it was written in", "storytelling")
+    posted_at: str = doc("When it was written (ISO-8601 UTC)", STAMP)
+
+
+class TalkOut(Schema):
+    open: bool = doc("Whether the table may talk now (the game's table_talk setting and phase)", False)
+    reopens: Reopens | None = doc(
+        "When closed talk opens again: at_reveal (when the round's cards are shown), never (talk is off); "
+        "null while open",
+        "at_reveal",
+    )
+
+
+class MessagePageOut(Schema):
+    messages: list[MessageOut] = doc("The messages, newest first", [])
+    next_before: str | None = doc(
+        "Pass as `before` for older messages; null when there are none", MESSAGE_ID, default=None
+    )
+    talk: TalkOut = doc("Whether the table may talk now", {"open": True, "reopens": None})
+
+
+def message_out(message: MessageRecord) -> MessageOut:
+    return MessageOut(
+        message_id=message.message_id,
+        author_id=message.author_id,
+        author_name=message.author_name,
+        text=message.text,
+        round=message.round,
+        phase=Phase(message.phase),
+        posted_at=message.posted_at,
+    )
+
+
+def talk_out(window: TalkWindow) -> TalkOut:
+    return TalkOut(open=window.open, reopens=window.reopens)
+
+
+def page_out(page: MessagePage) -> MessagePageOut:
+    return MessagePageOut(
+        messages=[message_out(m) for m in page.messages],
+        next_before=page.next_before,
+        talk=talk_out(page.window),
+    )

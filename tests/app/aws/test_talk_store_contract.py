@@ -1,0 +1,99 @@
+"""What the table-talk store promises, on DynamoDB (moto) and in memory alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.core.records import PlayerRecord
+from app.talk.records import MessageRecord
+
+STAMP = "2026-03-01T12:00:00.000+00:00"
+GAME = "g_0000000000000001"
+OTHER_GAME = "g_0000000000000002"
+
+
+def message(n: int, author: str = "p_ada", game_id: str = GAME, text: str | None = "hi") -> MessageRecord:
+    return MessageRecord(
+        game_id=game_id,
+        message_id=f"m_{1_772_366_400_000 + n:013d}{n:08x}",
+        author_id=author,
+        author_name=author.removeprefix("p_").title(),
+        text=text,
+        round=n % 3,
+        phase="lobby",
+        posted_at=STAMP,
+    )
+
+
+def test_messages_come_back_whole_newest_first_page_by_page(store: Any) -> None:
+    for n in range(5):
+        store.put_message(message(n, "p_ada" if n % 2 else "p_bob"), expires_at=None)
+    store.put_message(message(9, game_id=OTHER_GAME), expires_at=None)
+    newest = store.list_messages(GAME, before="", limit=2)
+    assert newest == [message(4, "p_bob"), message(3)]
+    older = store.list_messages(GAME, before=newest[-1].message_id, limit=2)
+    assert older == [message(2, "p_bob"), message(1)]
+    assert store.list_messages(GAME, before=older[-1].message_id, limit=2) == [message(0, "p_bob")]
+    assert store.list_messages(GAME, before=message(0).message_id, limit=2) == []
+    assert store.list_messages("g_nothing_said_00", before="", limit=5) == []
+
+
+def test_a_players_messages_are_found_from_the_player_in_every_game(store: Any) -> None:
+    store.put_message(message(1), expires_at=None)
+    store.put_message(message(2, "p_bob"), expires_at=None)
+    store.put_message(message(3, game_id=OTHER_GAME), expires_at=1_800_000_000)
+    assert sorted(store.messages_by("p_ada"), key=lambda m: m.message_id) == [
+        message(1),
+        message(3, game_id=OTHER_GAME),
+    ]
+    assert store.messages_by("p_nobody") == []
+
+
+def test_erasing_an_author_removes_their_words_and_name_and_nothing_else(store: Any) -> None:
+    store.put_message(message(1), expires_at=None)
+    store.put_message(message(2, "p_bob"), expires_at=None)
+    store.put_message(message(3, game_id=OTHER_GAME), expires_at=None)
+    assert store.erase_messages_by("p_ada", name="Deleted player") == 2
+    erased = store.list_messages(GAME, before="", limit=5)
+    assert [(m.author_id, m.author_name, m.text) for m in erased] == [
+        ("p_bob", "Bob", "hi"),
+        ("p_ada", "Deleted player", None),
+    ]
+    assert [m.text for m in store.list_messages(OTHER_GAME, before="", limit=5)] == [None]
+    # A retry (an erasure cut short) finds nothing left to erase.
+    assert store.erase_messages_by("p_ada", name="Deleted player") == 0
+
+
+def test_the_pointers_to_a_players_talk_go_with_their_partition(store: Any) -> None:
+    store.create_player(PlayerRecord("p_ada", "Ada", "hash", STAMP))
+    store.put_message(message(1), expires_at=None)
+    store.delete_player_data("p_ada")
+    assert store.messages_by("p_ada") == []
+    # The message itself stays in its game (text erased first by the account's erasure).
+    assert store.list_messages(GAME, before="", limit=5) == [message(1)]
+
+
+def expiry(store: Any, game_id: str) -> dict[str, int | None]:
+    """message id -> expires_at, as the double says or as the table holds it."""
+    if hasattr(store, "talk"):
+        return dict(store.talk.expiry(game_id))
+    items = store.parts[0].query_all(
+        KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":prefix": {"S": "TALK#"}},
+    )
+    return {
+        i["sk"]["S"].removeprefix("TALK#"): int(i["expires_at"]["N"]) if "expires_at" in i else None
+        for i in items
+    }
+
+
+def test_expiring_a_games_talk_sets_every_messages_expiry_and_keeps_them_readable(store: Any) -> None:
+    for n in range(3):
+        store.put_message(message(n), expires_at=None)
+    store.put_message(message(7, game_id=OTHER_GAME), expires_at=None)
+    store.put_message(message(8, game_id=OTHER_GAME), expires_at=1_700_000_000)
+    assert set(expiry(store, GAME).values()) == {None}
+    store.expire_messages(GAME, expires_at=1_800_000_000)
+    assert set(expiry(store, GAME).values()) == {1_800_000_000}
+    assert sorted(expiry(store, OTHER_GAME).values(), key=str) == [1_700_000_000, None]
+    assert len(store.list_messages(GAME, before="", limit=5)) == 3

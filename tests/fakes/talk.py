@@ -1,0 +1,67 @@
+"""`TalkStore` in memory: each game's messages, the games each player talked in, and each message's expiry
+(`expiry`, what the table would hold in `expires_at`; nothing here deletes)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+from app.talk.records import MessageRecord
+
+
+class MemoryTalkStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # game id -> message id -> (message, expires_at)
+        self._games: dict[str, dict[str, tuple[MessageRecord, int | None]]] = {}
+        self._talked: dict[str, set[str]] = {}  # player id -> the games they talked in
+
+    def put_message(self, message: MessageRecord, *, expires_at: int | None) -> None:
+        with self._lock:
+            self._talked.setdefault(message.author_id, set()).add(message.game_id)
+            self._games.setdefault(message.game_id, {})[message.message_id] = (message, expires_at)
+
+    def list_messages(self, game_id: str, *, before: str, limit: int) -> list[MessageRecord]:
+        with self._lock:
+            found = self._games.get(game_id, {})
+            ids = sorted((i for i in found if not before or i < before), reverse=True)
+            return [found[i][0] for i in ids[:limit]]
+
+    def expire_messages(self, game_id: str, *, expires_at: int) -> None:
+        with self._lock:
+            found = self._games.get(game_id, {})
+            for message_id, (message, _) in found.items():
+                found[message_id] = (message, expires_at)
+
+    def messages_by(self, player_id: str) -> list[MessageRecord]:
+        with self._lock:
+            return [
+                message
+                for game_id in sorted(self._talked.get(player_id, ()))
+                for _, (message, _) in sorted(self._games.get(game_id, {}).items())
+                if message.author_id == player_id
+            ]
+
+    def erase_messages_by(self, player_id: str, *, name: str) -> int:
+        erased = 0
+        with self._lock:
+            for game_id in self._talked.get(player_id, ()):
+                found = self._games.get(game_id, {})
+                for message_id, (message, expires_at) in found.items():
+                    if message.author_id == player_id and message.text is not None:
+                        found[message_id] = (
+                            dataclasses.replace(message, text=None, author_name=name),
+                            expires_at,
+                        )
+                        erased += 1
+        return erased
+
+    def erase_player(self, player_id: str) -> int:
+        """The pointers go with the player's partition (not a port method: MemoryTable calls it)."""
+        with self._lock:
+            return len(self._talked.pop(player_id, set()))
+
+    def expiry(self, game_id: str) -> dict[str, int | None]:
+        """message id -> expires_at of every message of the game (not a port method)."""
+        with self._lock:
+            return {i: expires_at for i, (_, expires_at) in self._games.get(game_id, {}).items()}
