@@ -14,6 +14,7 @@ from app.notify.ports import Device, Preferences
 from app.notify.web_push_ports import WebPushSubscription
 from app.players.accounts import SignedIn
 from app.players.ports import SessionRecord
+from app.talk.records import MessageRecord
 from app.webhooks.records import WebhookRecord
 from dixit.state import RoundResult
 
@@ -38,6 +39,8 @@ class AccountData:
     web_push_subscriptions: list[WebPushSubscription] = field(default_factory=list)
     # Card id -> its owner's description, for the custom decks of these games (their cards' alt text).
     described: Mapping[str, str] = field(default_factory=dict)
+    # Every table-talk message they wrote, in every game (a game they left included).
+    messages: list[MessageRecord] = field(default_factory=list)
 
 
 def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
@@ -55,7 +58,8 @@ def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
 
 
 def export(services: Exporting, signed: SignedIn) -> AccountData:
-    """The caller's profile, sessions, devices, webhooks, mutes and games (active and finished)."""
+    """The caller's profile, sessions, devices, webhooks, mutes, games (active and finished) and what they
+    said at the tables."""
     player = signed.player
     player_id = player.player_id
     active, finished = game_ids_of(services, player_id)
@@ -79,4 +83,5 @@ def export(services: Exporting, signed: SignedIn) -> AccountData:
         games=games,
         web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
         described=services.decks.descriptions_of(custom) if custom else {},
+        messages=sorted(services.talk.messages_by(player_id), key=lambda m: (m.posted_at, m.message_id)),
     )

@@ -9,13 +9,15 @@ from app.core.clock import Clock
 from app.games.ports import Described, Games, Inbox
 from app.notify.ports import Notifications
 from app.players.ports import Sessions
+from app.talk.ports import Talk
 from app.webhooks.ports import Webhooks
 
 if TYPE_CHECKING:
     from app.notify.web_push_ports import WebPushStore
 
 
-class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Clock, Protocol):
-    """Everything stored about a player: games and rounds, sessions, devices, webhooks, subscriptions."""
+class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Talk, Clock, Protocol):
+    """Everything stored about a player: games and rounds, sessions, devices, webhooks, subscriptions,
+    what they said at the tables."""
 
     web_push_subscriptions: WebPushStore

@@ -13,6 +13,7 @@ from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut, device_out
 from app.notify.web_push_schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
+from app.talk.schemas import MESSAGE_ID, MessageOut, message_out
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 
@@ -132,6 +133,21 @@ class AccountExport(Schema):
         ],
         default_factory=list,
     )
+    messages: list[MessageOut] = doc(
+        "Every table-talk message you wrote, in every game, oldest first (docs/table-talk.md)",
+        [
+            {
+                "message_id": MESSAGE_ID,
+                "author_id": PLAYER_ID,
+                "author_name": "Ada",
+                "text": "I knew the cat was yours!",
+                "round": 3,
+                "phase": "storytelling",
+                "posted_at": STAMP,
+            }
+        ],
+        default_factory=list,
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -176,4 +192,5 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         ),
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[subscription_out(w) for w in data.web_push_subscriptions],
+        messages=[message_out(m) for m in data.messages],
     )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
 from app.notify.ports import Notifications, Releasing
-from app.talk.ports import TalkExpiring
+from app.talk.ports import Talk, TalkExpiring
 from app.webhooks.ports import Enqueueing
 
 if TYPE_CHECKING:
@@ -32,9 +32,9 @@ class SweepPorts(Moving, FeedWriting, Enqueueing, Releasing, Protocol):
     the webhooks), and the notifications held through quiet hours (app.notify.holding)."""
 
 
-class ErasePorts(Playing, Notifications, Protocol):
-    """Erasing an account: the games its inbox names (left or renamed through the move path), its push
-    endpoints, its digest entry, and its partition."""
+class ErasePorts(Playing, Notifications, Talk, Protocol):
+    """Erasing an account: the games its inbox names (left or renamed through the move path), its
+    table-talk messages' text, its push endpoints, its digest entry, and its partition."""
 
     push: PushChannel
     digests: DigestIndex
