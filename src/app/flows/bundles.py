@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
 from app.notify.ports import Notifications, Releasing
-from app.talk.ports import Talk, TalkExpiring
+from app.talk.ports import Talk, TalkExpiring, Talking
 from app.webhooks.ports import Enqueueing
 
 if TYPE_CHECKING:
@@ -38,3 +38,9 @@ class ErasePorts(Playing, Notifications, Talk, Protocol):
 
     push: PushChannel
     digests: DigestIndex
+
+
+class TalkPorts(Talking, FeedWriting, Enqueueing, Protocol):
+    """A message at a table: the talk (the game, the store, the rates), the feed, the webhooks."""
+
+    webhook_queue: WebhookQueue

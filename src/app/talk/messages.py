@@ -42,6 +42,14 @@ def round_of(state: GameState) -> int:
 
 def post_message(ports: Talking, author: PlayerRecord, game_id: str, text: str) -> MessageRecord:
     """Write `text` at the game's table: the message as stored."""
+    return posted_at_table(ports, author, game_id, text)[0]
+
+
+def posted_at_table(
+    ports: Talking, author: PlayerRecord, game_id: str, text: str
+) -> tuple[MessageRecord, GameState]:
+    """Write `text` at the game's table: the message as stored, and the game as it was read for it (for
+    whoever tells the table, without reading the game again)."""
     record = load_game(ports, game_id)
     state = record.state
     seat = state.player(author.player_id)
@@ -63,7 +71,7 @@ def post_message(ports: Talking, author: PlayerRecord, game_id: str, text: str) 
         posted_at=now.isoformat(timespec="milliseconds"),
     )
     ports.talk.put_message(message, expires_at=expiry_of_a_message_in(ports, state))
-    return message
+    return message, state
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.request import Request
 
+from app.flows import table_talk
 from app.talk import messages
 from app.talk.schemas import MessageOut, MessagePageOut, PostMessage, message_out, page_out
 from handlers.http import Adapters, Caller, check_game_id, created, json_response, location
@@ -30,7 +31,7 @@ endpoint = Endpoints()
 def post(
     request: Request, game_id: str, body: PostMessage, player: Caller, adapters: Adapters
 ) -> Response[MessageOut]:
-    message = messages.post_message(adapters, player, check_game_id(game_id), body.text)
+    message = table_talk.post_and_tell(adapters, player, check_game_id(game_id), body.text)
     headers = {"Location": location(request, f"/games/{game_id}/messages")}
     return json_response(message_out(message), 201, headers)
 

@@ -201,3 +201,21 @@ def test_one_player_may_not_flood_every_table_in_a_day(
     refused = players[0].post(f"/games/{games[1]}/messages", {"text": "again"})
     assert_problem(refused, 429, "too_many_messages")
     assert int(refused.headers["Retry-After"]) == 86_400 - (12 * 3600 + 5)
+
+
+def test_the_others_find_a_message_in_their_event_feed_and_a_cursor_resumes_after_it(
+    players: list[Client], clock: FakeClock
+) -> None:
+    ada, bob, cy = players[:3]
+    game_id = lobby([ada, bob, cy])
+    said = say(ada, game_id, "Hello table")
+    reply = bob.get(f"/games/{game_id}/events")
+    assert reply.status == 200, reply.raw
+    events = reply.body
+    posted = [e for e in events["events"] if e["type"] == "message.posted"]
+    assert [(e["message_id"], e["author_id"], e["text"]) for e in posted] == [
+        (said["message_id"], ada.player_id, "Hello table")
+    ]
+    assert events["cursor"].endswith(said["message_id"])
+    assert bob.get(f"/games/{game_id}/events", query={"after": events["cursor"]}).body["events"] == []
+    assert [e["type"] for e in ada.get(f"/games/{game_id}/events").body["events"]] == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.core.records import PlayerRecord
+from app.core.records import FeedItem, PlayerRecord
 from app.talk.records import MessageRecord
 
 STAMP = "2026-03-01T12:00:00.000+00:00"
@@ -97,3 +97,16 @@ def test_expiring_a_games_talk_sets_every_messages_expiry_and_keeps_them_readabl
     assert set(expiry(store, GAME).values()) == {1_800_000_000}
     assert sorted(expiry(store, OTHER_GAME).values(), key=str) == [1_700_000_000, None]
     assert len(store.list_messages(GAME, before="", limit=5)) == 3
+
+
+def test_message_events_sit_in_a_feed_between_versions_and_a_cursor_resumes_between_them(store: Any) -> None:
+    a, b = message(1).message_id, message(2).message_id
+    positions = ["0000000003.100", f"0000000003.999.{a}", f"0000000003.999.{b}", "0000000004.100"]
+    store.put_feed_items(
+        [FeedItem(GAME, "p_cy", p, f'{{"p":"{p}"}}') for p in reversed(positions)], expires_at=None
+    )
+    assert [i.position for i in store.list_feed(GAME, "p_cy", after="", limit=10)] == positions
+    for n, after in enumerate(positions):
+        assert [i.position for i in store.list_feed(GAME, "p_cy", after=after, limit=10)] == positions[
+            n + 1 :
+        ]
