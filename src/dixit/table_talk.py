@@ -8,12 +8,17 @@ time the storyteller thinks of a clue, and the end are open. `always` trusts the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from dixit.errors import IllegalMoveError
+from dixit.errors import IllegalMoveError, InvalidMoveError
 from dixit.settings import TableTalk
 from dixit.state_parts import Phase
+
+if TYPE_CHECKING:
+    from dixit.state import GameState
 
 # The phases in which a word could give a card away.
 SECRET_PHASES = frozenset({Phase.SUBMITTING, Phase.VOTING})
@@ -63,3 +68,27 @@ def check_talk(setting: TableTalk, phase: Phase) -> None:
         raise IllegalMoveError("table_talk_off", window.why_closed)
     if not window.open:
         raise IllegalMoveError("table_talk_closed", window.why_closed)
+
+
+# Reactions: a small fixed set (a client draws each its own way), one per player per target.
+REACTIONS = ("laugh", "wow", "love", "clever", "oops")
+_ROUND_TARGET = re.compile(r"^round-([1-9][0-9]{0,3})$")
+
+
+def check_reaction(reaction: object) -> str:
+    if reaction not in REACTIONS:
+        raise InvalidMoveError("unknown_reaction", f"a reaction is one of {list(REACTIONS)}")
+    return str(reaction)
+
+
+def revealed_round_of(target: str) -> int | None:
+    """The round number a target names ("round-3"), or None when it names no round (a message, perhaps)."""
+    matched = _ROUND_TARGET.fullmatch(target)
+    return int(matched.group(1)) if matched else None
+
+
+def check_round_target(state: GameState, number: int) -> None:
+    """A round may be reacted to once it is revealed: every card and vote is shown, nothing is secret."""
+    last = state.last_round
+    if last is None or number > last.number:
+        raise IllegalMoveError("round_not_revealed", f"round {number} has not been revealed")

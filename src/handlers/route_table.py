@@ -199,6 +199,9 @@ ROUTES: tuple[Route, ...] = (
         "talk",
         ("POST", "/games/{game_id}/messages", "postMessage", _P),
         ("GET", "/games/{game_id}/messages", "listMessages", _R),
+        ("GET", "/games/{game_id}/reactions", "listReactions", _R),
+        ("PUT", "/games/{game_id}/reactions/{target}", "setReaction", _P),
+        ("DELETE", "/games/{game_id}/reactions/{target}", "removeReaction", _P),
     ),
     *_routes(
         "docs",

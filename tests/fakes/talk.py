@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 
-from app.talk.records import MessageRecord
+from app.talk.records import MessageRecord, ReactionRecord
 
 
 class MemoryTalkStore:
@@ -15,6 +15,7 @@ class MemoryTalkStore:
         # game id -> message id -> (message, expires_at)
         self._games: dict[str, dict[str, tuple[MessageRecord, int | None]]] = {}
         self._talked: dict[str, set[str]] = {}  # player id -> the games they talked in
+        self._reactions: dict[str, dict[tuple[str, str], str]] = {}  # game -> (target, player) -> reaction
 
     def put_message(self, message: MessageRecord, *, expires_at: int | None) -> None:
         with self._lock:
@@ -55,6 +56,25 @@ class MemoryTalkStore:
                         )
                         erased += 1
         return erased
+
+    def get_message(self, game_id: str, message_id: str) -> MessageRecord | None:
+        with self._lock:
+            found = self._games.get(game_id, {}).get(message_id)
+            return None if found is None else found[0]
+
+    def put_reaction(self, reaction: ReactionRecord) -> None:
+        with self._lock:
+            key = (reaction.target, reaction.player_id)
+            self._reactions.setdefault(reaction.game_id, {})[key] = reaction.reaction
+
+    def remove_reaction(self, game_id: str, target: str, player_id: str) -> bool:
+        with self._lock:
+            return self._reactions.get(game_id, {}).pop((target, player_id), None) is not None
+
+    def list_reactions(self, game_id: str) -> list[ReactionRecord]:
+        with self._lock:
+            found = self._reactions.get(game_id, {})
+            return [ReactionRecord(game_id, t, p, found[(t, p)]) for t, p in sorted(found)]
 
     def erase_player(self, player_id: str) -> int:
         """The pointers go with the player's partition (not a port method: MemoryTable calls it)."""

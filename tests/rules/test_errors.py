@@ -525,8 +525,8 @@ DESCRIPTION_CODES = {"blank_description", "description_too_long"}
 
 # Table talk is checked before a message is stored (dixit.text.check_message, dixit.table_talk.check_talk),
 # not by a move: tests/rules/test_table_talk.py raises each.
-MESSAGE_CODES = {"blank_message", "message_too_long"}
-TALK_CODES = {"table_talk_closed", "table_talk_off"}
+MESSAGE_CODES = {"blank_message", "message_too_long", "unknown_reaction"}
+TALK_CODES = {"table_talk_closed", "table_talk_off", "round_not_revealed"}
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,19 @@ from dixit.errors import IllegalMoveError, InvalidMoveError
 from dixit.limits import MAX_MESSAGE_LENGTH
 from dixit.settings import TableTalk
 from dixit.state import Phase
-from dixit.table_talk import SECRET_PHASES, Reopens, check_talk, talk_window
+from dixit.table_talk import (
+    REACTIONS,
+    SECRET_PHASES,
+    Reopens,
+    check_reaction,
+    check_round_target,
+    check_talk,
+    revealed_round_of,
+    talk_window,
+)
 from dixit.text import check_message
 
-from .helpers import bot_game, seated_game
+from .helpers import bot_game, play_round, play_to, seated_game
 
 
 @pytest.mark.parametrize(
@@ -108,3 +117,36 @@ def test_any_text_is_either_refused_with_a_code_or_kept_within_the_limits(text: 
     else:
         assert 0 < len(kept) <= MAX_MESSAGE_LENGTH
         assert kept == kept.strip(" ")
+
+
+def test_a_reaction_is_one_of_the_fixed_set() -> None:
+    assert [check_reaction(r) for r in REACTIONS] == list(REACTIONS)
+    with pytest.raises(InvalidMoveError) as refused:
+        check_reaction("angry")
+    assert refused.value.code == "unknown_reaction"
+
+
+@pytest.mark.parametrize(
+    ("target", "number"),
+    [
+        ("round-1", 1),
+        ("round-42", 42),
+        ("round-0", None),
+        ("round-01", None),
+        ("m_1", None),
+        ("round-", None),
+    ],
+)
+def test_a_target_names_a_round_by_its_number(target: str, number: int | None) -> None:
+    assert revealed_round_of(target) == number
+
+
+def test_only_a_revealed_round_may_be_reacted_to() -> None:
+    state = play_to(Phase.STORYTELLING, 4, seed=2)
+    with pytest.raises(IllegalMoveError) as early:
+        check_round_target(state, 1)
+    assert early.value.code == "round_not_revealed"
+    state = play_round(state)
+    check_round_target(state, 1)
+    with pytest.raises(IllegalMoveError):
+        check_round_target(state, 2)

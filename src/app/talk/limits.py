@@ -11,6 +11,9 @@ from app.core.rates import Rate
 MESSAGES_PER_GAME_MINUTE = Rate(
     "talk-game-minute", 10, 60, "too_many_messages", "you wrote too many messages at this table this minute"
 )
+REACTIONS_PER_GAME_MINUTE = Rate(
+    "react-game-minute", 30, 60, "too_many_reactions", "you reacted too often at this table this minute"
+)
 MESSAGES_PER_DAY = Rate("talk-day", 300, 86_400, "too_many_messages", "you wrote too many messages today")
 
 

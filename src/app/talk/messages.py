@@ -25,7 +25,7 @@ from dixit.text import check_message
 
 PAGE_DEFAULT = 50
 PAGE_MAX = 100
-_MESSAGE_ID = re.compile(r"^m_[0-9]{13}[0-9a-f]{8}$")
+MESSAGE_ID = re.compile(r"^m_[0-9]{13}[0-9a-f]{8}$")
 
 
 def new_message_id(epoch_ms: int) -> str:
@@ -84,7 +84,7 @@ class MessagePage:
 def check_cursor(before: str | None) -> str:
     if not before:
         return ""
-    if not _MESSAGE_ID.fullmatch(before):
+    if not MESSAGE_ID.fullmatch(before):
         raise InvalidInput("invalid_cursor", "before must be a message id this game's talk returned")
     return before
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Protocol
 from app.core.clock import Clock, WallClock
 from app.core.rates import Counted
 from app.games.ports import Games
-from app.talk.records import MessageRecord
+from app.talk.records import MessageRecord, ReactionRecord
 
 if TYPE_CHECKING:
     from app.core.settings import AppSettings
@@ -36,6 +36,20 @@ class TalkStore(Protocol):
     def erase_messages_by(self, player_id: str, *, name: str) -> int:
         """Remove the text of every message the player wrote, and sign it `name` instead of theirs; how
         many messages lost their text (a retry skips those that already did)."""
+        ...
+
+    def get_message(self, game_id: str, message_id: str) -> MessageRecord | None: ...
+
+    def put_reaction(self, reaction: ReactionRecord) -> None:
+        """The player's one reaction to the target: a new one replaces theirs."""
+        ...
+
+    def remove_reaction(self, game_id: str, target: str, player_id: str) -> bool:
+        """Take the player's reaction to the target back; whether there was one."""
+        ...
+
+    def list_reactions(self, game_id: str) -> list[ReactionRecord]:
+        """Every reaction at the game's table, by target then player."""
         ...
 
 

@@ -17,3 +17,11 @@ class MessageRecord:
     round: int  # the round it was written in (0 in the lobby)
     phase: str  # the phase it was written in
     posted_at: str  # ISO-8601 UTC, to the millisecond
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionRecord:
+    game_id: str
+    target: str  # "round-<n>" (a revealed round) or a message id
+    player_id: str
+    reaction: str  # one of dixit.table_talk.REACTIONS

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from app.core.examples import PLAYER_ID, STAMP
 from app.core.request_fields import TEXT_RULE, text_schema
 from app.core.schema_base import Request, Schema, doc
 from app.talk.messages import MessagePage
-from app.talk.records import MessageRecord
+from app.talk.reactions import TargetReactions
+from app.talk.records import MessageRecord, ReactionRecord
 from dixit.limits import MAX_MESSAGE_LENGTH
 from dixit.state import Phase
-from dixit.table_talk import Reopens, TalkWindow
+from dixit.table_talk import REACTIONS, Reopens, TalkWindow
 
 MESSAGE_ID = "m_1796031000000a1b2c3d4"
 
@@ -75,4 +78,39 @@ def page_out(page: MessagePage) -> MessagePageOut:
         messages=[message_out(m) for m in page.messages],
         next_before=page.next_before,
         talk=talk_out(page.window),
+    )
+
+
+Reaction = Literal["laugh", "wow", "love", "clever", "oops"]
+assert set(REACTIONS) == set(Reaction.__args__)  # type: ignore[attr-defined]  # one list, stated twice
+
+
+class React(Request):
+    reaction: Reaction = doc("Your reaction, one of a small fixed set", "laugh")
+
+
+class ReactionOut(Schema):
+    target: str = doc("What it is a reaction to: a revealed round (round-<n>) or a message id", "round-3")
+    reaction: Reaction = doc("Your reaction", "laugh")
+
+
+class TargetReactionsOut(Schema):
+    target: str = doc("A revealed round (round-<n>) or a message id", "round-3")
+    counts: dict[str, int] = doc("How many players reacted each way", {"laugh": 2, "wow": 1})
+    yours: Reaction | None = doc("Your own reaction to it; null if none", "laugh")
+
+
+class ReactionsOut(Schema):
+    reactions: list[TargetReactionsOut] = doc(
+        "Every target reacted to, by target", [{"target": "round-3", "counts": {"laugh": 2}, "yours": None}]
+    )
+
+
+def reaction_out(record: ReactionRecord) -> ReactionOut:
+    return ReactionOut.model_validate({"target": record.target, "reaction": record.reaction})
+
+
+def reactions_out(found: list[TargetReactions]) -> ReactionsOut:
+    return ReactionsOut.model_validate(
+        {"reactions": [{"target": t.target, "counts": t.counts, "yours": t.yours} for t in found]}
     )

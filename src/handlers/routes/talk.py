@@ -5,13 +5,24 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.request import Request
 
 from app.flows import table_talk
-from app.talk import messages
-from app.talk.schemas import MessageOut, MessagePageOut, PostMessage, message_out, page_out
-from handlers.http import Adapters, Caller, check_game_id, created, json_response, location
+from app.talk import messages, reactions
+from app.talk.schemas import (
+    MessageOut,
+    MessagePageOut,
+    PostMessage,
+    React,
+    ReactionOut,
+    ReactionsOut,
+    message_out,
+    page_out,
+    reaction_out,
+    reactions_out,
+)
+from handlers.http import Adapters, Caller, check_game_id, created, done, json_response, location, no_content
 from handlers.problems import answers
 from handlers.route_table import Endpoints
 
@@ -54,3 +65,40 @@ def listing(
 ) -> Response[MessagePageOut]:
     page = messages.list_messages(adapters, player, check_game_id(game_id), before=before, limit=limit)
     return json_response(page_out(page))
+
+
+@endpoint(
+    "setReaction",
+    summary="React to a revealed round (round-<n>) or a message: one reaction per player per target",
+    description="Seated players only, when the table may talk (as messages); a new reaction replaces yours. "
+    "409 `round_not_revealed` for a round not yet revealed, 404 `reaction_target_not_found` for no such "
+    "message, 429 `too_many_reactions` past 30 a minute at one table.",
+    **answers({200: {"description": "Your reaction"}}, 400, 401, 403, 404, 409, 413, 415, 429),
+)
+def react(
+    game_id: str, target: Annotated[str, Path(max_length=32)], body: React, player: Caller, adapters: Adapters
+) -> Response[ReactionOut]:
+    record = reactions.react(adapters, player, check_game_id(game_id), target, body.reaction)
+    return json_response(reaction_out(record))
+
+
+@endpoint(
+    "removeReaction",
+    summary="Take your reaction to a round or a message back",
+    **answers(no_content("No reaction of yours to it any more"), 401, 403, 404, 409),
+)
+def unreact(
+    game_id: str, target: Annotated[str, Path(max_length=32)], player: Caller, adapters: Adapters
+) -> Response[None]:
+    reactions.unreact(adapters, player, check_game_id(game_id), target)
+    return done()
+
+
+@endpoint(
+    "listReactions",
+    summary="The reactions at the game's table, counted by target, with yours",
+    description="Members read; so does anyone when the game is public (as its view).",
+    **answers({200: {"description": "Every target reacted to"}}, 401, 403, 404),
+)
+def reactions_listing(game_id: str, player: Caller, adapters: Adapters) -> Response[ReactionsOut]:
+    return json_response(reactions_out(reactions.reactions_at(adapters, player, check_game_id(game_id))))

@@ -110,3 +110,25 @@ def test_message_events_sit_in_a_feed_between_versions_and_a_cursor_resumes_betw
         assert [i.position for i in store.list_feed(GAME, "p_cy", after=after, limit=10)] == positions[
             n + 1 :
         ]
+
+
+def test_one_reaction_per_player_per_target_replaced_and_taken_back(store: Any) -> None:
+    from app.talk.records import ReactionRecord
+
+    store.put_message(message(1), expires_at=None)
+    target = message(1).message_id
+    store.put_reaction(ReactionRecord(GAME, "round-10", "p_bob", "wow"))
+    store.put_reaction(ReactionRecord(GAME, "round-2", "p_ada", "laugh"))
+    store.put_reaction(ReactionRecord(GAME, "round-2", "p_ada", "love"))  # replaces Ada's
+    store.put_reaction(ReactionRecord(GAME, target, "p_bob", "clever"))
+    store.put_reaction(ReactionRecord(OTHER_GAME, "round-2", "p_ada", "oops"))
+    assert store.list_reactions(GAME) == [
+        ReactionRecord(GAME, target, "p_bob", "clever"),
+        ReactionRecord(GAME, "round-10", "p_bob", "wow"),
+        ReactionRecord(GAME, "round-2", "p_ada", "love"),
+    ]
+    assert store.remove_reaction(GAME, "round-2", "p_ada")
+    assert not store.remove_reaction(GAME, "round-2", "p_ada")
+    assert [r.target for r in store.list_reactions(GAME)] == [target, "round-10"]
+    assert store.get_message(GAME, target) == message(1)
+    assert store.get_message(GAME, message(2).message_id) is None

@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.aws.dynamodb.table import TableAdapter
-from app.talk.records import MessageRecord
+from app.talk.records import MessageRecord, ReactionRecord
 
 _PREFIX = "TALK#"
+# A reaction's sort key, `REACT#<target>#<player_id>`: one per player per target, by its key alone.
+_REACTION = "REACT#"
 
 
 class DynamoTalkStore(TableAdapter):
@@ -84,6 +86,41 @@ class DynamoTalkStore(TableAdapter):
             )
             erased += 1
         return erased
+
+    def get_message(self, game_id: str, message_id: str) -> MessageRecord | None:
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": f"{_PREFIX}{message_id}"}},
+        ).get("Item")
+        return None if item is None else _message(item)
+
+    def put_reaction(self, reaction: ReactionRecord) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": f"GAME#{reaction.game_id}"},
+                "sk": {"S": f"{_REACTION}{reaction.target}#{reaction.player_id}"},
+                "reaction": {"S": reaction.reaction},
+            },
+        )
+
+    def remove_reaction(self, game_id: str, target: str, player_id: str) -> bool:
+        response = self.client.delete_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": f"{_REACTION}{target}#{player_id}"}},
+            ReturnValues="ALL_OLD",
+        )
+        return "Attributes" in response
+
+    def list_reactions(self, game_id: str) -> list[ReactionRecord]:
+        found = []
+        for item in self.query_all(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"GAME#{game_id}"}, ":prefix": {"S": _REACTION}},
+        ):
+            target, _, player_id = item["sk"]["S"].removeprefix(_REACTION).rpartition("#")
+            found.append(ReactionRecord(game_id, target, player_id, item["reaction"]["S"]))
+        return found
 
     def _games_talked_in(self, player_id: str) -> list[str]:
         return [
