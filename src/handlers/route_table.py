@@ -202,6 +202,9 @@ ROUTES: tuple[Route, ...] = (
         ("GET", "/games/{game_id}/reactions", "listReactions", _R),
         ("PUT", "/games/{game_id}/reactions/{target}", "setReaction", _P),
         ("DELETE", "/games/{game_id}/reactions/{target}", "removeReaction", _P),
+        ("GET", "/players/me/muted-players", "listMutedPlayers", _R),
+        ("PUT", "/players/me/muted-players/{player_id}", "mutePlayer", _P),
+        ("DELETE", "/players/me/muted-players/{player_id}", "unmutePlayer", _P),
     ),
     *_routes(
         "docs",

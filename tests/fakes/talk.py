@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections.abc import Sequence
 
 from app.talk.records import MessageRecord, ReactionRecord
 
@@ -16,6 +17,7 @@ class MemoryTalkStore:
         self._games: dict[str, dict[str, tuple[MessageRecord, int | None]]] = {}
         self._talked: dict[str, set[str]] = {}  # player id -> the games they talked in
         self._reactions: dict[str, dict[tuple[str, str], str]] = {}  # game -> (target, player) -> reaction
+        self._muted: dict[str, dict[str, str]] = {}  # player -> muted player -> when
 
     def put_message(self, message: MessageRecord, *, expires_at: int | None) -> None:
         with self._lock:
@@ -76,10 +78,26 @@ class MemoryTalkStore:
             found = self._reactions.get(game_id, {})
             return [ReactionRecord(game_id, t, p, found[(t, p)]) for t, p in sorted(found)]
 
-    def erase_player(self, player_id: str) -> int:
-        """The pointers go with the player's partition (not a port method: MemoryTable calls it)."""
+    def mute_player(self, player_id: str, muted_id: str, *, at: str) -> None:
         with self._lock:
-            return len(self._talked.pop(player_id, set()))
+            self._muted.setdefault(player_id, {})[muted_id] = at
+
+    def unmute_player(self, player_id: str, muted_id: str) -> bool:
+        with self._lock:
+            return self._muted.get(player_id, {}).pop(muted_id, None) is not None
+
+    def muted_players(self, player_id: str) -> list[str]:
+        with self._lock:
+            return sorted(self._muted.get(player_id, {}))
+
+    def muters_of(self, author_id: str, among: Sequence[str]) -> set[str]:
+        with self._lock:
+            return {p for p in among if author_id in self._muted.get(p, {})}
+
+    def erase_player(self, player_id: str) -> int:
+        """The pointers and mutes go with the player's partition (not a port method: MemoryTable calls it)."""
+        with self._lock:
+            return len(self._talked.pop(player_id, set())) + len(self._muted.pop(player_id, {}))
 
     def expiry(self, game_id: str) -> dict[str, int | None]:
         """message id -> expires_at of every message of the game (not a port method)."""

@@ -41,6 +41,8 @@ class AccountData:
     described: Mapping[str, str] = field(default_factory=dict)
     # Every table-talk message they wrote, in every game (a game they left included).
     messages: list[MessageRecord] = field(default_factory=list)
+    # The players whose table talk they hid (app.talk.mutes).
+    muted_players: list[str] = field(default_factory=list)
 
 
 def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
@@ -84,4 +86,5 @@ def export(services: Exporting, signed: SignedIn) -> AccountData:
         web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
         described=services.decks.descriptions_of(custom) if custom else {},
         messages=sorted(services.talk.messages_by(player_id), key=lambda m: (m.posted_at, m.message_id)),
+        muted_players=sorted(services.talk.muted_players(player_id)),
     )

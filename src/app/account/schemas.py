@@ -148,6 +148,9 @@ class AccountExport(Schema):
         ],
         default_factory=list,
     )
+    muted_players: list[str] = doc(
+        "The players whose table talk is hidden from you, by id", [OTHER_ID], default_factory=list
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -193,4 +196,5 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[subscription_out(w) for w in data.web_push_subscriptions],
         messages=[message_out(m) for m in data.messages],
+        muted_players=data.muted_players,
     )

@@ -1,6 +1,7 @@
 """A message at a game's table, and who hears of it: the message stored (app.talk), then its
 `message.posted` copies in the other players' feeds (app.feed), then their webhooks' deliveries
-(app.webhooks). No push and no mail: talk is for the table, not for anyone's phone at night.
+(app.webhooks), for each player but those who muted its author. No push and no mail: talk is for the
+table, not for anyone's phone at night.
 
 The message is stored first, and once it is, the poster gets their 201 whatever happens next: a feed
 or queue fault then is logged and counted (`TalkNotTold`), never answered as an error, since a client
@@ -35,6 +36,9 @@ def post_and_tell(ports: TalkPorts, author: PlayerRecord, game_id: str, text: st
         occurred_at=message.posted_at,
     )
     try:
+        # Whoever muted the author hears nothing of it (one batch read of the table's mutes of them).
+        muters = ports.talk.muters_of(message.author_id, [e.recipient_id for e in events])
+        events = [e for e in events if e.recipient_id not in muters]
         feed.record_message(ports, events, finished=state.phase is Phase.FINISHED)
         enqueue_events(ports, ports.webhook_queue, events)
     except (StoreUnavailable, RuntimeError):

@@ -79,6 +79,7 @@ class MessagePage:
     messages: list[MessageRecord]  # newest first
     next_before: str | None  # pass as `before` for older messages; None when there are none
     window: TalkWindow  # whether the table may talk now, and if not, when again
+    hidden: frozenset[str] = frozenset()  # ids of the messages of players the viewer muted
 
 
 def check_cursor(before: str | None) -> str:
@@ -92,7 +93,8 @@ def check_cursor(before: str | None) -> str:
 def list_messages(
     ports: Talking, viewer: PlayerRecord, game_id: str, *, before: str | None, limit: int
 ) -> MessagePage:
-    """The game's messages before the cursor, newest first, as the viewer may read them."""
+    """The game's messages before the cursor, newest first, as the viewer may read them: those of players
+    they muted are marked hidden (their words left out), in place."""
     record = visible_game(ports, viewer, game_id)
     start = check_cursor(before)
     # One more than asked tells whether an older page exists without a second query.
@@ -100,8 +102,10 @@ def list_messages(
     page = found[:limit]
     more = len(found) > limit
     state = record.state
+    muted = set(ports.talk.muted_players(viewer.player_id)) if page else set()
     return MessagePage(
         messages=page,
         next_before=page[-1].message_id if more else None,
         window=talk_window(state.settings.table_talk, state.phase),
+        hidden=frozenset(m.message_id for m in page if m.author_id in muted),
     )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from app.core.clock import Clock, WallClock
 from app.core.rates import Counted
 from app.games.ports import Games
+from app.players.ports import Players
 from app.talk.records import MessageRecord, ReactionRecord
 
 if TYPE_CHECKING:
@@ -52,6 +54,22 @@ class TalkStore(Protocol):
         """Every reaction at the game's table, by target then player."""
         ...
 
+    def mute_player(self, player_id: str, muted_id: str, *, at: str) -> None:
+        """`player_id` no longer reads `muted_id`'s messages (kept in `player_id`'s partition)."""
+        ...
+
+    def unmute_player(self, player_id: str, muted_id: str) -> bool:
+        """Read them again; whether they were muted."""
+        ...
+
+    def muted_players(self, player_id: str) -> list[str]:
+        """Whom the player muted, by id."""
+        ...
+
+    def muters_of(self, author_id: str, among: Sequence[str]) -> set[str]:
+        """Which of `among` muted `author_id` (one batch read, for telling a table of a message)."""
+        ...
+
 
 class Talk(Protocol):
     talk: TalkStore
@@ -63,6 +81,6 @@ class TalkExpiring(Talk, Clock, Protocol):
     settings: AppSettings
 
 
-class Talking(TalkExpiring, Games, Counted, WallClock, Protocol):
+class Talking(TalkExpiring, Games, Players, Counted, WallClock, Protocol):
     """Posting and reading messages: the game (who may, in which phase), the store, the rate counter and
     the clock."""

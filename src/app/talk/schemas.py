@@ -34,7 +34,10 @@ class MessageOut(Schema):
     message_id: str = doc("The message's id; it sorts by the time it was written", MESSAGE_ID)
     author_id: str = doc("Who wrote it", PLAYER_ID)
     author_name: str = doc("Their seat's name when they wrote it", "Ada")
-    text: str | None = doc("What they wrote; null once its author erased their account", "Told you so")
+    text: str | None = doc(
+        "What they wrote; null once its author erased their account, or when you muted them", "Told you so"
+    )
+    hidden: bool = doc("You muted its author: shown as hidden, without its words", False, default=False)
     round: int = doc("The round it was written in (0 in the lobby)", 3)
     phase: Phase = doc("The phase it was written in", "storytelling")
     posted_at: str = doc("When it was written (ISO-8601 UTC)", STAMP)
@@ -57,12 +60,13 @@ class MessagePageOut(Schema):
     talk: TalkOut = doc("Whether the table may talk now", {"open": True, "reopens": None})
 
 
-def message_out(message: MessageRecord) -> MessageOut:
+def message_out(message: MessageRecord, *, hidden: bool = False) -> MessageOut:
     return MessageOut(
         message_id=message.message_id,
         author_id=message.author_id,
         author_name=message.author_name,
-        text=message.text,
+        text=None if hidden else message.text,
+        hidden=hidden,
         round=message.round,
         phase=Phase(message.phase),
         posted_at=message.posted_at,
@@ -75,7 +79,7 @@ def talk_out(window: TalkWindow) -> TalkOut:
 
 def page_out(page: MessagePage) -> MessagePageOut:
     return MessagePageOut(
-        messages=[message_out(m) for m in page.messages],
+        messages=[message_out(m, hidden=m.message_id in page.hidden) for m in page.messages],
         next_before=page.next_before,
         talk=talk_out(page.window),
     )
@@ -114,3 +118,7 @@ def reactions_out(found: list[TargetReactions]) -> ReactionsOut:
     return ReactionsOut.model_validate(
         {"reactions": [{"target": t.target, "counts": t.counts, "yours": t.yours} for t in found]}
     )
+
+
+class MutedOut(Schema):
+    muted: list[str] = doc("The players whose messages are hidden from you, by id", ["p_8e7d6c5b4a392817"])

@@ -9,10 +9,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.request import Request
 
 from app.flows import table_talk
-from app.talk import messages, reactions
+from app.talk import messages, mutes, reactions
 from app.talk.schemas import (
     MessageOut,
     MessagePageOut,
+    MutedOut,
     PostMessage,
     React,
     ReactionOut,
@@ -27,6 +28,7 @@ from handlers.problems import answers
 from handlers.route_table import Endpoints
 
 endpoint = Endpoints()
+OtherPlayer = Annotated[str, Path(max_length=64, description="The player's id")]
 
 
 @endpoint(
@@ -102,3 +104,38 @@ def unreact(
 )
 def reactions_listing(game_id: str, player: Caller, adapters: Adapters) -> Response[ReactionsOut]:
     return json_response(reactions_out(reactions.reactions_at(adapters, player, check_game_id(game_id))))
+
+
+@endpoint(
+    "listMutedPlayers",
+    summary="The players whose table talk is hidden from you",
+    **answers({200: {"description": "Whom you muted"}}, 401, 403),
+)
+def muted(player: Caller, adapters: Adapters) -> Response[MutedOut]:
+    return json_response(MutedOut(muted=mutes.muted(adapters, player)))
+
+
+@endpoint(
+    "mutePlayer",
+    summary="Hide a player's table talk from you, at every table, until you unmute them",
+    description="Yours alone: they are not told. 422 `cannot_mute_yourself`, 404 `player_not_found`, "
+    f"409 `too_many_mutes` past {mutes.MAX_MUTED}.",
+    **answers(no_content("Muted"), 401, 403, 404, 409),
+)
+def mute(
+    player_id: Annotated[str, Path(max_length=64)], player: Caller, adapters: Adapters
+) -> Response[None]:
+    mutes.mute(adapters, player, player_id)
+    return done()
+
+
+@endpoint(
+    "unmutePlayer",
+    summary="Read a muted player's table talk again",
+    **answers(no_content("Not muted (any more)"), 401, 403),
+)
+def unmute(
+    player_id: Annotated[str, Path(max_length=64)], player: Caller, adapters: Adapters
+) -> Response[None]:
+    mutes.unmute(adapters, player, player_id)
+    return done()

@@ -132,3 +132,20 @@ def test_one_reaction_per_player_per_target_replaced_and_taken_back(store: Any) 
     assert [r.target for r in store.list_reactions(GAME)] == [target, "round-10"]
     assert store.get_message(GAME, target) == message(1)
     assert store.get_message(GAME, message(2).message_id) is None
+
+
+def test_mutes_are_the_players_own_and_go_with_their_partition(store: Any) -> None:
+    store.create_player(PlayerRecord("p_ada", "Ada", "hash", STAMP))
+    store.mute_player("p_ada", "p_bob", at=STAMP)
+    store.mute_player("p_ada", "p_cy", at=STAMP)
+    store.mute_player("p_ada", "p_bob", at=STAMP)  # again: still once
+    store.mute_player("p_dan", "p_bob", at=STAMP)
+    assert sorted(store.muted_players("p_ada")) == ["p_bob", "p_cy"]
+    assert store.muters_of("p_bob", ["p_ada", "p_cy", "p_dan", "p_eve"]) == {"p_ada", "p_dan"}
+    assert store.muters_of("p_bob", []) == set()
+    assert store.unmute_player("p_ada", "p_cy")
+    assert not store.unmute_player("p_ada", "p_cy")
+    assert store.muted_players("p_ada") == ["p_bob"]
+    store.delete_player_data("p_ada")
+    assert store.muted_players("p_ada") == []
+    assert store.muted_players("p_dan") == ["p_bob"]

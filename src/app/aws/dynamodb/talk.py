@@ -8,6 +8,7 @@ Beside the game item, never in it: a move still writes one item, and the table's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.aws.dynamodb.table import TableAdapter
@@ -16,6 +17,8 @@ from app.talk.records import MessageRecord, ReactionRecord
 _PREFIX = "TALK#"
 # A reaction's sort key, `REACT#<target>#<player_id>`: one per player per target, by its key alone.
 _REACTION = "REACT#"
+# Whom a player muted: `PLAYER#<player_id>` / `MUTED#<muted_id>`, gone with their partition.
+_MUTED = "MUTED#"
 
 
 class DynamoTalkStore(TableAdapter):
@@ -121,6 +124,45 @@ class DynamoTalkStore(TableAdapter):
             target, _, player_id = item["sk"]["S"].removeprefix(_REACTION).rpartition("#")
             found.append(ReactionRecord(game_id, target, player_id, item["reaction"]["S"]))
         return found
+
+    def mute_player(self, player_id: str, muted_id: str, *, at: str) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": f"PLAYER#{player_id}"},
+                "sk": {"S": f"{_MUTED}{muted_id}"},
+                "muted_at": {"S": at},
+            },
+        )
+
+    def unmute_player(self, player_id: str, muted_id: str) -> bool:
+        response = self.client.delete_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_MUTED}{muted_id}"}},
+            ReturnValues="ALL_OLD",
+        )
+        return "Attributes" in response
+
+    def muted_players(self, player_id: str) -> list[str]:
+        return [
+            item["sk"]["S"].removeprefix(_MUTED)
+            for item in self.query_all(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": _MUTED}},
+                ProjectionExpression="sk",
+            )
+        ]
+
+    def muters_of(self, author_id: str, among: Sequence[str]) -> set[str]:
+        keys = [
+            {"pk": {"S": f"PLAYER#{p}"}, "sk": {"S": f"{_MUTED}{author_id}"}} for p in dict.fromkeys(among)
+        ]
+        if not keys:
+            return set()
+        return {
+            item["pk"]["S"].removeprefix("PLAYER#")
+            for item in self.batch_get(keys, ProjectionExpression="pk")
+        }
 
     def _games_talked_in(self, player_id: str) -> list[str]:
         return [
