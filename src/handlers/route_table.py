@@ -202,6 +202,8 @@ ROUTES: tuple[Route, ...] = (
         ("GET", "/games/{game_id}/reactions", "listReactions", _R),
         ("PUT", "/games/{game_id}/reactions/{target}", "setReaction", _P),
         ("DELETE", "/games/{game_id}/reactions/{target}", "removeReaction", _P),
+        ("POST", "/games/{game_id}/messages/{message_id}/reports", "reportMessage", _P),
+        ("POST", "/games/{game_id}/messages/{message_id}/hide", "hideMessage", _P),
         ("GET", "/players/me/muted-players", "listMutedPlayers", _R),
         ("PUT", "/players/me/muted-players/{player_id}", "mutePlayer", _P),
         ("DELETE", "/players/me/muted-players/{player_id}", "unmutePlayer", _P),

@@ -18,6 +18,8 @@ class MemoryTalkStore:
         self._talked: dict[str, set[str]] = {}  # player id -> the games they talked in
         self._reactions: dict[str, dict[tuple[str, str], str]] = {}  # game -> (target, player) -> reaction
         self._muted: dict[str, dict[str, str]] = {}  # player -> muted player -> when
+        # (game, message, reporter) -> (reason, when): what the table keeps beside the message
+        self.reports: dict[tuple[str, str, str], tuple[str, str]] = {}
 
     def put_message(self, message: MessageRecord, *, expires_at: int | None) -> None:
         with self._lock:
@@ -77,6 +79,23 @@ class MemoryTalkStore:
         with self._lock:
             found = self._reactions.get(game_id, {})
             return [ReactionRecord(game_id, t, p, found[(t, p)]) for t, p in sorted(found)]
+
+    def report_message(
+        self, game_id: str, message_id: str, reporter_id: str, *, reason: str, at: str
+    ) -> bool:
+        with self._lock:
+            new = (game_id, message_id, reporter_id) not in self.reports
+            self.reports.setdefault((game_id, message_id, reporter_id), (reason, at))
+            self._mark(game_id, message_id, reported=True)
+            return new
+
+    def hide_message(self, game_id: str, message_id: str) -> None:
+        with self._lock:
+            self._mark(game_id, message_id, hidden_by_host=True)
+
+    def _mark(self, game_id: str, message_id: str, **flags: bool) -> None:
+        message, expires_at = self._games[game_id][message_id]  # a KeyError, as the table's failed condition
+        self._games[game_id][message_id] = (dataclasses.replace(message, **flags), expires_at)
 
     def mute_player(self, player_id: str, muted_id: str, *, at: str) -> None:
         with self._lock:

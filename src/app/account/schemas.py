@@ -195,6 +195,6 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         ),
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[subscription_out(w) for w in data.web_push_subscriptions],
-        messages=[message_out(m) for m in data.messages],
+        messages=[message_out(m, stored=True) for m in data.messages],
         muted_players=data.muted_players,
     )

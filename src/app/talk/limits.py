@@ -14,6 +14,9 @@ MESSAGES_PER_GAME_MINUTE = Rate(
 REACTIONS_PER_GAME_MINUTE = Rate(
     "react-game-minute", 30, 60, "too_many_reactions", "you reacted too often at this table this minute"
 )
+REPORTS_PER_DAY = Rate(
+    "talk-reports-day", 20, 86_400, "too_many_reports", "you reported too many messages today"
+)
 MESSAGES_PER_DAY = Rate("talk-day", 300, 86_400, "too_many_messages", "you wrote too many messages today")
 
 

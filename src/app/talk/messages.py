@@ -80,6 +80,7 @@ class MessagePage:
     next_before: str | None  # pass as `before` for older messages; None when there are none
     window: TalkWindow  # whether the table may talk now, and if not, when again
     hidden: frozenset[str] = frozenset()  # ids of the messages of players the viewer muted
+    viewer_is_host: bool = False  # the host alone learns which messages were reported
 
 
 def check_cursor(before: str | None) -> str:
@@ -108,4 +109,5 @@ def list_messages(
         next_before=page[-1].message_id if more else None,
         window=talk_window(state.settings.table_talk, state.phase),
         hidden=frozenset(m.message_id for m in page if m.author_id in muted),
+        viewer_is_host=state.host_id == viewer.player_id,
     )

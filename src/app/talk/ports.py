@@ -54,6 +54,17 @@ class TalkStore(Protocol):
         """Every reaction at the game's table, by target then player."""
         ...
 
+    def report_message(
+        self, game_id: str, message_id: str, reporter_id: str, *, reason: str, at: str
+    ) -> bool:
+        """Keep the report beside the message and mark the message reported; False when this reporter
+        had reported it already (nothing changes)."""
+        ...
+
+    def hide_message(self, game_id: str, message_id: str) -> None:
+        """Mark the message hidden by the game's host."""
+        ...
+
     def mute_player(self, player_id: str, muted_id: str, *, at: str) -> None:
         """`player_id` no longer reads `muted_id`'s messages (kept in `player_id`'s partition)."""
         ...

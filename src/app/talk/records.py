@@ -17,6 +17,8 @@ class MessageRecord:
     round: int  # the round it was written in (0 in the lobby)
     phase: str  # the phase it was written in
     posted_at: str  # ISO-8601 UTC, to the millisecond
+    reported: bool = False  # someone at the table reported it (app.talk.reports)
+    hidden_by_host: bool = False  # the host hid it, once reported: nobody reads its words any more
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,15 @@ class MessageOut(Schema):
     text: str | None = doc(
         "What they wrote; null once its author erased their account, or when you muted them", "Told you so"
     )
-    hidden: bool = doc("You muted its author: shown as hidden, without its words", False, default=False)
+    hidden: bool = doc(
+        "Shown as hidden, without its words: you muted its author, or the host hid it", False, default=False
+    )
+    hidden_by: Literal["you", "host"] | None = doc(
+        "Who hid it: you (you muted its author) or the host (once reported); null if shown",
+        None,
+        default=None,
+    )
+    reported: bool = doc("Someone reported it (shown to the game's host only)", False, default=False)
     round: int = doc("The round it was written in (0 in the lobby)", 3)
     phase: Phase = doc("The phase it was written in", "storytelling")
     posted_at: str = doc("When it was written (ISO-8601 UTC)", STAMP)
@@ -60,13 +68,20 @@ class MessagePageOut(Schema):
     talk: TalkOut = doc("Whether the table may talk now", {"open": True, "reopens": None})
 
 
-def message_out(message: MessageRecord, *, hidden: bool = False) -> MessageOut:
+def message_out(
+    message: MessageRecord, *, muted: bool = False, host: bool = False, stored: bool = False
+) -> MessageOut:
+    """The message as a reader sees it: `muted`, they muted its author; `host`, they host its game;
+    `stored`, its author's export, which shows what is stored, the words of a hidden message included."""
+    hidden_by: Literal["you", "host"] | None = "host" if message.hidden_by_host else "you" if muted else None
     return MessageOut(
         message_id=message.message_id,
         author_id=message.author_id,
         author_name=message.author_name,
-        text=None if hidden else message.text,
-        hidden=hidden,
+        text=None if hidden_by and not stored else message.text,
+        hidden=hidden_by is not None,
+        hidden_by=hidden_by,
+        reported=host and message.reported,
         round=message.round,
         phase=Phase(message.phase),
         posted_at=message.posted_at,
@@ -79,7 +94,9 @@ def talk_out(window: TalkWindow) -> TalkOut:
 
 def page_out(page: MessagePage) -> MessagePageOut:
     return MessagePageOut(
-        messages=[message_out(m, hidden=m.message_id in page.hidden) for m in page.messages],
+        messages=[
+            message_out(m, muted=m.message_id in page.hidden, host=page.viewer_is_host) for m in page.messages
+        ],
         next_before=page.next_before,
         talk=talk_out(page.window),
     )
@@ -122,3 +139,14 @@ def reactions_out(found: list[TargetReactions]) -> ReactionsOut:
 
 class MutedOut(Schema):
     muted: list[str] = doc("The players whose messages are hidden from you, by id", ["p_8e7d6c5b4a392817"])
+
+
+class ReportMessage(Request):
+    reason: Literal["spoiler", "abuse", "spam", "other"] = doc(
+        "Why: one of a fixed list (a report carries no words of its own)", "spoiler"
+    )
+
+
+class ReportOut(Schema):
+    message_id: str = doc("The message reported", MESSAGE_ID)
+    new: bool = doc("False when you had reported it already (nothing changed)", True)

@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.request import Request
 
 from app.flows import table_talk
-from app.talk import messages, mutes, reactions
+from app.talk import messages, mutes, reactions, reports
 from app.talk.schemas import (
     MessageOut,
     MessagePageOut,
@@ -18,6 +18,8 @@ from app.talk.schemas import (
     React,
     ReactionOut,
     ReactionsOut,
+    ReportMessage,
+    ReportOut,
     message_out,
     page_out,
     reaction_out,
@@ -29,6 +31,7 @@ from handlers.route_table import Endpoints
 
 endpoint = Endpoints()
 OtherPlayer = Annotated[str, Path(max_length=64, description="The player's id")]
+MessageId = Annotated[str, Path(pattern=messages.MESSAGE_ID.pattern, description="The message's id")]
 
 
 @endpoint(
@@ -138,4 +141,28 @@ def unmute(
     player_id: Annotated[str, Path(max_length=64)], player: Caller, adapters: Adapters
 ) -> Response[None]:
     mutes.unmute(adapters, player, player_id)
+    return done()
+
+
+@endpoint(
+    "reportMessage",
+    summary="Report a message at your table (the host may then hide it)",
+    description="Seated players, not the author. Kept with you and the reason; counted (with an alarm). "
+    "404 `message_not_found`, 422 `cannot_report_yourself`, 429 `too_many_reports` past 20 a day.",
+    **answers({200: {"description": "Reported"}}, 400, 401, 403, 404, 413, 415, 429),
+)
+def report(
+    game_id: str, message_id: MessageId, body: ReportMessage, player: Caller, adapters: Adapters
+) -> Response[ReportOut]:
+    new = reports.report(adapters, player, check_game_id(game_id), message_id, body.reason)
+    return json_response(ReportOut(message_id=message_id, new=new))
+
+
+@endpoint(
+    "hideMessage",
+    summary="Hide a reported message at your table (host only): nobody reads its words any more",
+    **answers(no_content("Hidden"), 401, 403, 404, 409),
+)
+def hide(game_id: str, message_id: MessageId, player: Caller, adapters: Adapters) -> Response[None]:
+    reports.hide(adapters, player, check_game_id(game_id), message_id)
     return done()

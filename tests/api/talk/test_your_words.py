@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from ..client import Client
 from ..helpers import lobby
 from .test_messages import FakeClock, clock, say, talk  # noqa: F401  (a fixture)
@@ -14,6 +16,7 @@ def test_the_export_lists_your_messages_and_deleting_the_account_removes_their_w
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
     said = say(ada, game_id, "Ada was here")
+    clock.now += timedelta(milliseconds=1)  # ids sort by time: Bob's is the newer
     say(bob, game_id, "Bob too")
     exported = ada.get("/players/me/export")
     assert exported.status == 200, exported.raw

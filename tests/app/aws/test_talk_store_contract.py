@@ -149,3 +149,17 @@ def test_mutes_are_the_players_own_and_go_with_their_partition(store: Any) -> No
     store.delete_player_data("p_ada")
     assert store.muted_players("p_ada") == []
     assert store.muted_players("p_dan") == ["p_bob"]
+
+
+def test_a_report_is_kept_once_per_reporter_and_marks_the_message_and_the_host_hides_it(store: Any) -> None:
+    store.put_message(message(1), expires_at=None)
+    target = message(1).message_id
+    assert store.report_message(GAME, target, "p_bob", reason="spoiler", at=STAMP)
+    assert not store.report_message(GAME, target, "p_bob", reason="spam", at=STAMP)
+    assert store.report_message(GAME, target, "p_cy", reason="abuse", at=STAMP)
+    reported = store.get_message(GAME, target)
+    assert (reported.reported, reported.hidden_by_host, reported.text) == (True, False, "hi")
+    store.hide_message(GAME, target)
+    hidden = store.get_message(GAME, target)
+    assert (hidden.reported, hidden.hidden_by_host) == (True, True)
+    assert store.list_messages(GAME, before="", limit=5) == [hidden]

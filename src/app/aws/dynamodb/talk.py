@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.aws.dynamodb.table import TableAdapter
+from app.aws.dynamodb.table import TableAdapter, written_if_condition_held
 from app.talk.records import MessageRecord, ReactionRecord
 
 _PREFIX = "TALK#"
@@ -19,6 +19,8 @@ _PREFIX = "TALK#"
 _REACTION = "REACT#"
 # Whom a player muted: `PLAYER#<player_id>` / `MUTED#<muted_id>`, gone with their partition.
 _MUTED = "MUTED#"
+# A report: `REPORT#<message_id>#<reporter_id>` under the game, beside the message it names.
+_REPORT = "REPORT#"
 
 
 class DynamoTalkStore(TableAdapter):
@@ -125,6 +127,36 @@ class DynamoTalkStore(TableAdapter):
             found.append(ReactionRecord(game_id, target, player_id, item["reaction"]["S"]))
         return found
 
+    def report_message(
+        self, game_id: str, message_id: str, reporter_id: str, *, reason: str, at: str
+    ) -> bool:
+        new = written_if_condition_held(
+            self.client.put_item,
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": f"GAME#{game_id}"},
+                "sk": {"S": f"{_REPORT}{message_id}#{reporter_id}"},
+                "reason": {"S": reason},
+                "reported_at": {"S": at},
+            },
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+        # Marked on every call: a report whose mark was lost to a fault gets it on the retry.
+        self._mark(game_id, message_id, "reported")
+        return new
+
+    def hide_message(self, game_id: str, message_id: str) -> None:
+        self._mark(game_id, message_id, "hidden_by_host")
+
+    def _mark(self, game_id: str, message_id: str, flag: str) -> None:
+        self.client.update_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": f"{_PREFIX}{message_id}"}},
+            UpdateExpression=f"SET {flag} = :yes",
+            ConditionExpression="attribute_exists(pk)",
+            ExpressionAttributeValues={":yes": {"BOOL": True}},
+        )
+
     def mute_player(self, player_id: str, muted_id: str, *, at: str) -> None:
         self.client.put_item(
             TableName=self.table_name,
@@ -195,6 +227,9 @@ def _item(message: MessageRecord, expires_at: int | None) -> dict[str, Any]:
     }
     if message.text is not None:
         item["text"] = {"S": message.text}
+    for flag in ("reported", "hidden_by_host"):
+        if getattr(message, flag):
+            item[flag] = {"BOOL": True}
     if expires_at is not None:
         item["expires_at"] = {"N": str(expires_at)}
     return item
@@ -211,4 +246,6 @@ def _message(item: dict[str, Any]) -> MessageRecord:
         round=int(item["round"]["N"]),
         phase=item["phase"]["S"],
         posted_at=item["posted_at"]["S"],
+        reported="reported" in item,
+        hidden_by_host="hidden_by_host" in item,
     )
