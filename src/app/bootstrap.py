@@ -75,6 +75,12 @@ def _feed(table: str) -> Any:
     return DynamoFeedStore(table)
 
 
+def _talk(table: str) -> Any:
+    from app.aws.dynamodb.talk import DynamoTalkStore
+
+    return DynamoTalkStore(table)
+
+
 def _decks(table: str) -> Any:
     from app.aws.dynamodb.decks import DynamoDeckStore
 
@@ -202,6 +208,7 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         notification_queue=_on_first_use(lambda: _notification_queue(settings)),
         send_ledger=_on_first_use(lambda: _send_ledger(table)),
         personal_tokens=_on_first_use(lambda: _personal_tokens(table)),
+        talk=_on_first_use(lambda: _talk(table)),
     )
 
 

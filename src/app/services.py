@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from app.notify.ports import NotificationStore
     from app.notify.web_push.ports import WebPushSender, WebPushStore
     from app.players.ports import EmailStore, PersonalTokenStore, PlayerStore, SessionStore
+    from app.talk.ports import TalkStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
 
@@ -60,6 +61,8 @@ class Services:
     send_ledger: SendLedger
     # Personal tokens (scripts' and bots' scoped tokens), read only when a request brings one.
     personal_tokens: PersonalTokenStore
+    # Table talk: each game's messages, beside its item.
+    talk: TalkStore
     # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

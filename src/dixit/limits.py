@@ -13,6 +13,10 @@ MAX_CLUE_LENGTH = 200
 # 4-byte emoji cannot double the item.
 MAX_NAME_BYTES = 2 * MAX_NAME_LENGTH
 MAX_CLUE_BYTES = 2 * MAX_CLUE_LENGTH
+# A table-talk message. It lives beside the game item, never in it, so its bytes cost no move anything:
+# four bytes a character lets any script (and emoji) through up to the character limit.
+MAX_MESSAGE_LENGTH = 300
+MAX_MESSAGE_BYTES = 4 * MAX_MESSAGE_LENGTH
 
 # The decks of one game: official decks have 84 cards, a custom deck between these bounds.
 MAX_DECKS = 11

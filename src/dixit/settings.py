@@ -46,6 +46,17 @@ class TimeoutPolicy(StrEnum):
     AUTOPLAY = "autoplay"
 
 
+class TableTalk(StrEnum):
+    """When a game's players may talk at the table (dixit.table_talk): `between_rounds` keeps quiet while
+    cards are chosen and votes cast, when a word ("mine has a cat") could give a card away."""
+
+    BETWEEN_ROUNDS = "between_rounds"
+    ALWAYS = "always"
+    OFF = "off"
+
+
+DEFAULT_TABLE_TALK = TableTalk.BETWEEN_ROUNDS
+
 # New games autoplay for silent players; a stored game without a policy predates it and skips.
 DEFAULT_TIMEOUT_POLICY = TimeoutPolicy.AUTOPLAY
 STORED_TIMEOUT_POLICY = TimeoutPolicy.SKIP
@@ -90,6 +101,7 @@ class Settings:
     title: str | None = None
     # How many days of vacation each player may declare over the whole game.
     vacation_days: int = DEFAULT_VACATION_DAYS
+    table_talk: TableTalk = DEFAULT_TABLE_TALK
 
     @classmethod
     def build(
@@ -104,6 +116,7 @@ class Settings:
         timeout_policy: str | None = None,
         title: str | None = None,
         vacation_days: int | None = None,
+        table_talk: str | None = None,
     ) -> Settings:
         """Validate client-chosen settings; omitted values take the ruleset's defaults.
 
@@ -158,9 +171,15 @@ class Settings:
         days = DEFAULT_VACATION_DAYS if vacation_days is None else vacation_days
         if not _is_int(days) or not 0 <= days <= MAX_VACATION_DAYS:
             raise InvalidMoveError("invalid_vacation_days", f"vacation_days must be 0..{MAX_VACATION_DAYS}")
+        try:
+            talk = TableTalk(table_talk or DEFAULT_TABLE_TALK.value)
+        except ValueError:
+            raise InvalidMoveError(
+                "invalid_table_talk", f"table_talk must be one of {[t.value for t in TableTalk]}"
+            ) from None
         chosen_custom = tuple((d, known[d]) for d in deck_ids if d not in OFFICIAL_DECKS)
         named = None if title is None else check_title(title)
-        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy, named, days)
+        settings = cls(ruleset, deck_ids, seats, target, chosen_custom, hours, policy, named, days, talk)
         have, need = len(settings.card_ids()), cards_needed(ruleset, seats)
         if have < need:
             raise InvalidMoveError(
@@ -202,6 +221,8 @@ class Settings:
             out["title"] = self.title
         if self.vacation_days != DEFAULT_VACATION_DAYS:
             out["vacation_days"] = self.vacation_days
+        if self.table_talk is not DEFAULT_TABLE_TALK:
+            out["table_talk"] = self.table_talk.value
         return out
 
     @classmethod
@@ -217,6 +238,8 @@ class Settings:
             TimeoutPolicy(data.get("timeout_policy", STORED_TIMEOUT_POLICY.value)),
             data.get("title"),
             int(data.get("vacation_days", DEFAULT_VACATION_DAYS)),
+            # Games stored before the setting talk between rounds, as new games do by default.
+            TableTalk(data.get("table_talk", DEFAULT_TABLE_TALK.value)),
         )
 
 

@@ -1,6 +1,6 @@
-"""Player-typed text (names, clues, titles and card descriptions): one rule for everything other players
-read. Trimmed of plain spaces, NFC-normalised, then bounded in characters and in UTF-8 bytes, and free of
-characters that can hide or rearrange what other players read (see `refused_class`).
+"""Player-typed text (names, clues, titles, card descriptions, table-talk messages): one rule for everything
+other players read. Trimmed of plain spaces, NFC-normalised, then bounded in characters and in UTF-8 bytes,
+and free of characters that can hide or rearrange what other players read (see `refused_class`).
 
 The request schemas state the same rule as a pattern (dixit.text_pattern), so a request the schema
 accepts is never refused for its characters."""
@@ -16,6 +16,8 @@ from dixit.limits import (
     MAX_CLUE_LENGTH,
     MAX_DESCRIPTION_BYTES,
     MAX_DESCRIPTION_LENGTH,
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_LENGTH,
     MAX_NAME_BYTES,
     MAX_NAME_LENGTH,
 )
@@ -219,4 +221,21 @@ def check_description(description: object) -> str:
         )
     if not visible(cleaned):
         raise InvalidMoveError("blank_description", "a card description needs at least one visible character")
+    return cleaned
+
+
+def check_message(message: object) -> str:
+    """A table-talk message: held to a clue's rules, with room for a few sentences."""
+    cleaned = _clean(message)
+    if not cleaned:
+        raise InvalidMoveError("blank_message", "a message cannot be blank")
+    if len(cleaned) > MAX_MESSAGE_LENGTH:
+        raise InvalidMoveError("message_too_long", f"a message has at most {MAX_MESSAGE_LENGTH} characters")
+    _refuse_hostile_characters(cleaned, "a message")
+    if _utf8_size(cleaned) > MAX_MESSAGE_BYTES:
+        raise InvalidMoveError(
+            "message_too_long", f"a message has at most {MAX_MESSAGE_BYTES} bytes in UTF-8"
+        )
+    if not visible(cleaned):
+        raise InvalidMoveError("blank_message", "a message needs at least one visible character")
     return cleaned

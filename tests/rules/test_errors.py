@@ -513,6 +513,7 @@ SETTINGS_CODES = {
     "invalid_max_players",
     "invalid_target_score",
     "title_too_long",
+    "invalid_table_talk",
 }
 
 
@@ -521,6 +522,11 @@ DEVICE_CODES = {"blank_device", "device_too_long"}
 
 # Card descriptions are checked when a custom deck is created (dixit.text.check_description), not by a move.
 DESCRIPTION_CODES = {"blank_description", "description_too_long"}
+
+# Table talk is checked before a message is stored (dixit.text.check_message, dixit.table_talk.check_talk),
+# not by a move: tests/rules/test_table_talk.py raises each.
+MESSAGE_CODES = {"blank_message", "message_too_long", "unknown_reaction"}
+TALK_CODES = {"table_talk_closed", "table_talk_off", "round_not_revealed"}
 
 
 @pytest.mark.parametrize(
@@ -553,5 +559,6 @@ def test_every_error_code_the_core_raises_is_covered_here_with_its_class() -> No
                     assert isinstance(literal, ast.Constant), f"{path.name}:{node.lineno} has no literal code"
                     raised[node.func.id].add(literal.value)
     # settings codes are covered in test_settings.py
-    assert raised["InvalidMoveError"] == set(INVALID) | SETTINGS_CODES | DEVICE_CODES | DESCRIPTION_CODES
-    assert raised["IllegalMoveError"] == set(ILLEGAL)
+    invalid = set(INVALID) | SETTINGS_CODES | DEVICE_CODES | DESCRIPTION_CODES | MESSAGE_CODES
+    assert raised["InvalidMoveError"] == invalid
+    assert raised["IllegalMoveError"] == set(ILLEGAL) | TALK_CODES

@@ -8,7 +8,7 @@ import pytest
 
 from dixit.cards import CARDS_PER_OFFICIAL_DECK, OFFICIAL_DECKS
 from dixit.errors import InvalidMoveError
-from dixit.settings import DEFAULT_TARGET_SCORE, Ruleset, Settings, TimeoutPolicy
+from dixit.settings import DEFAULT_TARGET_SCORE, Ruleset, Settings, TableTalk, TimeoutPolicy
 
 
 def test_default_settings_are_classic_to_thirty_points_with_the_base_deck_and_six_seats() -> None:
@@ -53,6 +53,7 @@ def test_chosen_decks_and_target_score_are_kept() -> None:
         ({"move_timeout_hours": 1.5}, "invalid_move_timeout"),
         ({"timeout_policy": "never"}, "invalid_timeout_policy"),
         ({"vacation_days": 31}, "invalid_vacation_days"),
+        ({"table_talk": "sometimes"}, "invalid_table_talk"),
         ({"vacation_days": -1}, "invalid_vacation_days"),
     ],
 )
@@ -124,6 +125,17 @@ def test_timeouts_default_to_48_hours_and_autoplay() -> None:
     assert settings.timeout_policy is TimeoutPolicy.AUTOPLAY
     assert Settings.build(move_timeout_hours=1, timeout_policy="wait").timeout_policy is TimeoutPolicy.WAIT
     assert Settings.build(move_timeout_hours=336).move_timeout_seconds == 336 * 3600
+
+
+def test_table_talk_defaults_to_between_rounds_and_is_stored_only_when_chosen_otherwise() -> None:
+    assert Settings.build().table_talk is TableTalk.BETWEEN_ROUNDS
+    assert "table_talk" not in Settings.build().to_dict()
+    for chosen in TableTalk:
+        settings = Settings.build(table_talk=chosen.value)
+        assert settings.table_talk is chosen
+        assert Settings.from_dict(settings.to_dict()) == settings
+    # A game stored before the setting existed talks between rounds.
+    assert Settings.from_dict(Settings.build().to_dict()).table_talk is TableTalk.BETWEEN_ROUNDS
 
 
 def test_settings_round_trip_through_a_dict() -> None:

@@ -15,6 +15,7 @@ from app.aws.dynamodb.notify import DynamoNotificationStore
 from app.aws.dynamodb.personal_tokens import DynamoPersonalTokenStore
 from app.aws.dynamodb.players import DynamoPlayerStore
 from app.aws.dynamodb.sessions import DynamoSessionStore
+from app.aws.dynamodb.talk import DynamoTalkStore
 from app.aws.dynamodb.web_push import DynamoWebPushStore
 from app.aws.dynamodb.webhooks import DynamoWebhookStore
 from app.core.records import GameRecord
@@ -35,6 +36,7 @@ from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
 from tests.fakes.sessions import MemorySessionStore
 from tests.fakes.table import MemoryTable
+from tests.fakes.talk import MemoryTalkStore
 from tests.fakes.web_push import MemoryWebPushStore, RecordingWebPushSender
 from tests.fakes.webhooks import MemoryWebhookStore
 from tests.support.outbox import deliver_at_once
@@ -53,6 +55,7 @@ STORE_PORTS = (
     "notifications",
     "web_push_subscriptions",
     "personal_tokens",
+    "talk",
 )
 
 
@@ -87,6 +90,7 @@ class AllMemoryPorts(_OnePortObject):
         self.web_push_subscriptions = MemoryWebPushStore()
         self.send_ledger = MemorySendLedger()
         self.personal_tokens = MemoryPersonalTokenStore(self.players)
+        self.talk = MemoryTalkStore()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
@@ -97,6 +101,7 @@ class AllMemoryPorts(_OnePortObject):
             self.web_push_subscriptions.erase_player,
             self.send_ledger.erase_player,
             self.personal_tokens.erase_player,
+            self.talk.erase_player,
         ]
 
 
@@ -116,6 +121,7 @@ class AllTablePorts(_OnePortObject):
             DynamoNotificationStore(table, client),
             DynamoWebPushStore(table, client),
             DynamoPersonalTokenStore(table, client),
+            DynamoTalkStore(table, client),
         )
 
     def games_of(self, player_id: str) -> list[GameRecord]:
@@ -160,6 +166,7 @@ def memory_services(
         notification_queue=queue,
         send_ledger=ports.send_ledger,
         personal_tokens=ports.personal_tokens,
+        talk=ports.talk,
     )
     built = replace(built, **overrides) if overrides else built
     if "notification_queue" not in overrides:

@@ -15,6 +15,7 @@ from app.notify.ports import Device, Preferences
 from app.notify.web_push.ports import WebPushSubscription
 from app.players.accounts import SignedIn
 from app.players.ports import PersonalTokenRecord, SessionRecord
+from app.talk.records import MessageRecord
 from app.webhooks.records import WebhookRecord
 from dixit.state import RoundResult
 
@@ -40,6 +41,10 @@ class AccountData:
     personal_tokens: list[PersonalTokenRecord] = field(default_factory=list)
     # Card id -> its owner's description, for the custom decks of these games (their cards' alt text).
     described: Mapping[str, str] = field(default_factory=dict)
+    # Every table-talk message they wrote, in every game (a game they left included).
+    messages: list[MessageRecord] = field(default_factory=list)
+    # The players whose table talk they hid (app.talk.mutes).
+    muted_players: list[str] = field(default_factory=list)
 
 
 def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
@@ -57,8 +62,8 @@ def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
 
 
 def export(services: Exporting, signed: SignedIn) -> AccountData:
-    """The caller's profile, sessions, personal tokens, devices, webhooks, mutes and games (active and
-    finished)."""
+    """The caller's profile, sessions, personal tokens, devices, webhooks, mutes, games (active and
+    finished) and what they said at the tables."""
     player = signed.player
     player_id = player.player_id
     active, finished = game_ids_of(services, player_id)
@@ -83,4 +88,6 @@ def export(services: Exporting, signed: SignedIn) -> AccountData:
         web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
         personal_tokens=services.personal_tokens.list_personal_tokens(player_id),
         described=services.decks.descriptions_of(custom) if custom else {},
+        messages=sorted(services.talk.messages_by(player_id), key=lambda m: (m.posted_at, m.message_id)),
+        muted_players=sorted(services.talk.muted_players(player_id)),
     )

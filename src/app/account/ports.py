@@ -9,6 +9,7 @@ from app.core.clock import Clock
 from app.games.ports import Described, Games, Inbox
 from app.notify.ports import Notifications
 from app.players.ports import Sessions
+from app.talk.ports import Talk
 from app.webhooks.ports import Webhooks
 
 if TYPE_CHECKING:
@@ -16,9 +17,9 @@ if TYPE_CHECKING:
     from app.players.ports import PersonalTokenStore
 
 
-class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Clock, Protocol):
+class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Talk, Clock, Protocol):
     """Everything stored about a player: games and rounds, sessions and personal tokens, devices,
-    webhooks, subscriptions."""
+    webhooks, subscriptions, what they said at the tables."""
 
     web_push_subscriptions: WebPushStore
     personal_tokens: PersonalTokenStore

@@ -14,6 +14,7 @@ from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut, device_out
 from app.notify.web_push.schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
 from app.players.token_schemas import PersonalTokenOut, personal_token_out
+from app.talk.schemas import MESSAGE_ID, MessageOut, message_out
 from app.webhooks.schemas import WebhookOut, webhook_out
 from dixit.state import Phase
 
@@ -147,6 +148,24 @@ class AccountExport(Schema):
         ],
         default_factory=list,
     )
+    messages: list[MessageOut] = doc(
+        "Every table-talk message you wrote, in every game, oldest first (docs/table-talk.md)",
+        [
+            {
+                "message_id": MESSAGE_ID,
+                "author_id": PLAYER_ID,
+                "author_name": "Ada",
+                "text": "I knew the cat was yours!",
+                "round": 3,
+                "phase": "storytelling",
+                "posted_at": STAMP,
+            }
+        ],
+        default_factory=list,
+    )
+    muted_players: list[str] = doc(
+        "The players whose table talk is hidden from you, by id", [OTHER_ID], default_factory=list
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -192,4 +211,6 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[subscription_out(w) for w in data.web_push_subscriptions],
         personal_tokens=[personal_token_out(t) for t in data.personal_tokens],
+        messages=[message_out(m, stored=True) for m in data.messages],
+        muted_players=data.muted_players,
     )

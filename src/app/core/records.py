@@ -185,5 +185,7 @@ class FeedItem:
 
     game_id: str
     player_id: str
-    position: str  # "<game version, 10 digits>.<index within that version, 3 digits>"
+    # "<game version, 10 digits>.<index within that version, 3 digits>", and for a table-talk message
+    # ".<message id>" after its slot (app.feed.feed.MESSAGE_SLOT).
+    position: str
     event_json: str

@@ -27,6 +27,7 @@ EventType = Literal[
     "reminder",
     "timeout",
     "rematch.opened",
+    "message.posted",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 MoveKind = Literal["clue", "cards", "vote"]
@@ -201,6 +202,21 @@ class RematchOpened(_Event):
     opener_name: str = Field(description="Their name as others see it", examples=["Ada"])
 
 
+class MessagePosted(_Event):
+    """Someone said something at the game's table (docs/table-talk.md): told to every other seated player.
+    Its `game_version` is the game's when the message was written (talk never changes the game)."""
+
+    type: Literal["message.posted"] = Field(
+        default="message.posted", description="The event type", examples=["message.posted"]
+    )
+    message_id: str = Field(description="The message's id", examples=["m_1796031000000a1b2c3d4"])
+    author_id: str = Field(description="Who wrote it", examples=["p_3f9a1c2b4d5e6f70"])
+    author_name: str = Field(description="Their seat's name", examples=["Ada"])
+    text: str = Field(description="What they wrote (plain text)", examples=["I knew the cat was yours!"])
+    round_number: int = Field(description="The round it was written in (0 in the lobby)", examples=[3])
+    phase: Phase = Field(description="The phase it was written in", examples=["storytelling"])
+
+
 Event = Annotated[
     GameStarted
     | TurnOwed
@@ -210,7 +226,8 @@ Event = Annotated[
     | PlayerLeft
     | Reminder
     | Timeout
-    | RematchOpened,
+    | RematchOpened
+    | MessagePosted,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
@@ -411,6 +428,36 @@ def rematch_events(finished: GameState, lobby: GameState, *, occurred_at: str) -
             opener_name="" if host is None else host.name,
         )
         for recipient_id in finished.player_ids
+    ]
+
+
+def message_events(
+    state: GameState,
+    *,
+    message_id: str,
+    author_id: str,
+    author_name: str,
+    text: str,
+    round_number: int,
+    occurred_at: str,
+) -> list[MessagePosted]:
+    """`message.posted` for every seated player but its author, at the game's version and phase."""
+    return [
+        MessagePosted(
+            id=event_id(state.game_id, state.version, "message.posted", recipient_id, message_id),
+            game_id=state.game_id,
+            game_version=state.version,
+            recipient_id=recipient_id,
+            occurred_at=occurred_at,
+            message_id=message_id,
+            author_id=author_id,
+            author_name=author_name,
+            text=text,
+            round_number=round_number,
+            phase=state.phase,
+        )
+        for recipient_id in state.player_ids
+        if recipient_id != author_id
     ]
 
 

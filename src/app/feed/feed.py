@@ -14,14 +14,15 @@ from datetime import UTC, datetime
 
 from app.core.errors import Forbidden, InvalidInput
 from app.core.records import FeedItem, PlayerRecord
-from app.feed.events import EVENT_ADAPTER, Event, derive_for_members, rematch_events
+from app.feed.events import EVENT_ADAPTER, Event, MessagePosted, derive_for_members, rematch_events
 from app.feed.ports import FeedReading, FeedWriting
 from app.games.play import load_game
 from dixit.state import GameState, Phase
 
 FEED_PAGE_DEFAULT = 50
 FEED_PAGE_MAX = 100
-_POSITION = re.compile(r"^[0-9]{10}\.[0-9]{3}$")
+# A game event's position, or a message's (its slot, then its id: many messages may share a version).
+_POSITION = re.compile(r"^[0-9]{10}\.[0-9]{3}(?:\.m_[0-9]{13}[0-9a-f]{8})?$")
 
 
 # Within one game version: the sweep's timeouts come first (they made that version), the events the
@@ -32,6 +33,9 @@ CHANGE_SLOT = 100
 REMINDER_SLOT = 900
 # A finished game's last version: its rematch opening, after everything else that version made.
 REMATCH_SLOT = 990
+# Table talk's messages, after everything else of the version they were written at, each under its own
+# id (which sorts by time), so any number of them fit between two versions.
+MESSAGE_SLOT = 999
 
 
 def _expiry(ports: FeedWriting) -> int:
@@ -97,6 +101,25 @@ def record_sweep_events(ports: FeedWriting, events: list[Event], *, first: int, 
     if not events:
         return
     ports.feed.put_feed_items(feed_items(events, first), expires_at=_expiry(ports) if finished else None)
+
+
+def record_message(ports: FeedWriting, events: list[MessagePosted], *, finished: bool) -> None:
+    """A message's `message.posted` copies to each recipient's feed (the webhooks next, by the flow).
+
+    Posted after the game ended, they expire with its feed at once; before, the game's end expires them
+    with the rest of its feed.
+    """
+    items = [
+        FeedItem(
+            game_id=event.game_id,
+            player_id=event.recipient_id,
+            position=f"{position(event.game_version, MESSAGE_SLOT)}.{event.message_id}",
+            event_json=event.model_dump_json(),
+        )
+        for event in events
+    ]
+    if items:
+        ports.feed.put_feed_items(items, expires_at=_expiry(ports) if finished else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
 from app.notify.ports import Notifications, Releasing
+from app.talk.ports import Talk, TalkExpiring, Talking
 from app.webhooks.ports import Enqueueing
 
 if TYPE_CHECKING:
@@ -18,9 +19,10 @@ if TYPE_CHECKING:
     from app.webhooks.ports import WebhookQueue
 
 
-class ChangePorts(Games, Inbox, FeedWriting, Enqueueing, Protocol):
+class ChangePorts(Games, Inbox, FeedWriting, Enqueueing, TalkExpiring, Protocol):
     """A game change: the round history and a rematch's finished game (games), the inbox, the feed and
-    the webhooks (the notifications go through the `Delivery` the caller hands in)."""
+    the webhooks, the table talk's expiry at the end (the notifications go through the `Delivery` the
+    caller hands in)."""
 
     webhook_queue: WebhookQueue
 
@@ -30,9 +32,15 @@ class SweepPorts(Moving, FeedWriting, Enqueueing, Releasing, Protocol):
     the webhooks), and the notifications held through quiet hours (app.notify.holding)."""
 
 
-class ErasePorts(Playing, Notifications, Protocol):
-    """Erasing an account: the games its inbox names (left or renamed through the move path), its push
-    endpoints, its digest entry, and its partition."""
+class ErasePorts(Playing, Notifications, Talk, Protocol):
+    """Erasing an account: the games its inbox names (left or renamed through the move path), its
+    table-talk messages' text, its push endpoints, its digest entry, and its partition."""
 
     push: PushChannel
     digests: DigestIndex
+
+
+class TalkPorts(Talking, FeedWriting, Enqueueing, Protocol):
+    """A message at a table: the talk (the game, the store, the rates), the feed, the webhooks."""
+
+    webhook_queue: WebhookQueue

@@ -2,6 +2,9 @@
 
 - **Games first**, while the inbox still names them: each is left or its seat renamed, the account's
   own business (app.account.erase.leave_game), through the move path like any move.
+- **What they said at the tables** next: each message's text removed and its author renamed as their
+  seats are (`TalkStore.erase_messages_by`, found through the `TALKED#` pointers in their partition, so
+  before it goes); the messages keep their places, so the talk around them still reads in order.
 - **Push endpoints** next, through the push channel (deleting one that is gone succeeds).
 - **The digest index entry**, which lives under its hour's key, not in the partition (by its pointer).
 - **The partition last** (`PlayerStore.delete_player_data`): memberships, history, personal tokens,
@@ -13,7 +16,8 @@
 Not deleted, because they are not the player's alone or expire by themselves: the games (other players'
 results), other players' feed copies and idempotency records (TTL), this player's feed copies in their
 games (they expire with the game's feed, `FEED_TTL_AFTER_END_SECONDS` after it ends), and their
-webhooks' delivery attempts (TTL, `WEBHOOK_ATTEMPT_TTL_SECONDS`).
+webhooks' delivery attempts (TTL, `WEBHOOK_ATTEMPT_TTL_SECONDS`); their messages' places at the tables
+(id, round, phase, time: no words, no name), which expire with the game's talk.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from app.core.telemetry import count, logger
 from app.flows.bundles import ErasePorts
 from app.games.play import ATTEMPT_RESERVE
 from app.players.accounts import SignedIn
+from dixit.engine import DELETED_PLAYER_NAME
 
 
 def erase_account(ports: ErasePorts, signed: SignedIn) -> None:
@@ -36,9 +41,13 @@ def erase_account(ports: ErasePorts, signed: SignedIn) -> None:
             # A long history: what is done stays done, and a retry (same token) carries on from here.
             raise StoreUnavailable("deleting your account takes longer: send the same request again")
         leave_game(ports, signed, game_id)
+    erased_messages = ports.talk.erase_messages_by(player.player_id, name=DELETED_PLAYER_NAME)
     for device in ports.notifications.devices(player.player_id):
         ports.push.delete_endpoint(device.endpoint_arn)
     ports.digests.remove_digest(player.player_id)
     erased = ports.players.delete_player_data(player.player_id)
     count("AccountsDeleted")
-    logger.info("account deleted", extra={"games": len(active) + len(finished), "items": erased})
+    logger.info(
+        "account deleted",
+        extra={"games": len(active) + len(finished), "items": erased, "messages_erased": erased_messages},
+    )

@@ -1,6 +1,6 @@
 """What a change of a game item sets off, off the move path: the round's history, each member's inbox
 entry, the events for the feed and the webhooks that want them, and the notifications (whose turn it is,
-how it ended, a rematch opened).
+how it ended, a rematch opened); at the end, when the game's table talk expires.
 
 The move path stays one conditional write; the table's stream (NEW_AND_OLD_IMAGES) hands GameStreamFunction
 each change, which decodes it once (`GameChange.of_images`) and calls `on_game_change`. The order is the
@@ -27,6 +27,7 @@ from app.games import history, inbox, state_codec
 from app.notify.delivery import Delivery
 from app.notify.messages import Notification, changes
 from app.notify.rematch_news import invitations
+from app.talk import expiry as talk_expiry
 from app.webhooks.dispatch import enqueue_events
 from dixit.state import GameState, Phase, RoundResult
 
@@ -82,6 +83,8 @@ def on_game_change(ports: ChangePorts, change: GameChange, delivery: Callable[[]
         count("InboxEntriesWritten", refreshed)
     finished = rematched(ports, change)  # read once: for the feed's `rematch.opened` and the invitations
     record_events(ports, change, finished)
+    if talk_expiry.expire_at_the_end(ports, old, new):
+        count("GameTalkExpirySet")
     notify(delivery, changes(old, new) + invitations(finished, new, change.invite_code))
 
 

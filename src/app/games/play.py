@@ -90,6 +90,7 @@ def create_game(
     move_timeout_hours: int | None = None,
     timeout_policy: str | None = None,
     vacation_days: int | None = None,
+    table_talk: str | None = None,
     key: RequestKey | None = None,
     host_quiet: SeatQuiet | None = None,
     title: str | None = None,
@@ -112,6 +113,7 @@ def create_game(
         timeout_policy=timeout_policy,
         title=title,
         vacation_days=vacation_days,
+        table_talk=table_talk,
     )
     state = engine.new_game(
         new_game_id(),

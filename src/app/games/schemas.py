@@ -28,7 +28,15 @@ from dixit.limits import (
     MAX_VACATION_DAYS,
     MIN_MOVE_TIMEOUT_HOURS,
 )
-from dixit.settings import DEFAULT_TIMEOUT_POLICY, MAX_TARGET_SCORE, MIN_PLAYERS, Ruleset, TimeoutPolicy
+from dixit.settings import (
+    DEFAULT_TABLE_TALK,
+    DEFAULT_TIMEOUT_POLICY,
+    MAX_TARGET_SCORE,
+    MIN_PLAYERS,
+    Ruleset,
+    TableTalk,
+    TimeoutPolicy,
+)
 from dixit.state import EndNote, EndReason, Phase
 
 # A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
@@ -87,6 +95,14 @@ class _GameSettings(Request):
         description="`autoplay` (the default): at a missed deadline a random legal card or vote is played "
         "for the silent player, which scores nothing, and a silent storyteller passes the role; `skip`: the "
         "game moves on without the silent one; `wait`: remind only",
+    )
+    table_talk: TableTalk = Field(
+        default=DEFAULT_TABLE_TALK,
+        strict=False,
+        examples=["between_rounds"],
+        description="When the table may talk (`/games/{game_id}/messages`): `between_rounds` (the default) "
+        "in the lobby, from each reveal until the next clue and after the end, never while cards are chosen "
+        "and votes cast, when a word could give a card away; `always`; or `off`",
     )
     vacation_days: VacationDays | None = Field(
         default=None,
@@ -186,6 +202,10 @@ class SettingsOut(Schema):
     )
     title: str | None = doc("The title the host gave the game; null if none", None, default=None)
     vacation_days: int = doc("Days of vacation each player may declare over the game", 7)
+    table_talk: TableTalk = doc(
+        "between_rounds: players may talk except while cards are chosen and votes cast; always; off",
+        "between_rounds",
+    )
 
 
 class SeatOut(Schema):
@@ -320,7 +340,8 @@ class GameOut(Schema):
     settings: SettingsOut = doc(
         "The rules it is played by",
         {"rules": "classic", "decks": ["base"], "max_players": 6, "target_score": 30,
-         "move_timeout_hours": 48, "timeout_policy": "autoplay", "vacation_days": 7},
+         "move_timeout_hours": 48, "timeout_policy": "autoplay", "vacation_days": 7,
+         "table_talk": "between_rounds"},
     )  # fmt: skip
     visibility: Visibility = doc("public or private", "public")
     host_id: str = doc("Who created it (starts it)", PLAYER_ID)

@@ -88,6 +88,7 @@ def create(
         move_timeout_hours=body.move_timeout_hours,
         timeout_policy=body.timeout_policy.value,
         vacation_days=body.vacation_days,
+        table_talk=body.table_talk.value,
         key=request_key(request, player, key, body),
         host_quiet=_quiet_of(adapters, player),
         title=body.title,

@@ -122,7 +122,8 @@ def events(
     player: Caller,
     adapters: Adapters,
     after: Annotated[
-        str | None, Query(max_length=20, description="A cursor from an earlier page; none for the start")
+        # 38 characters: a message's position ("<version>.<slot>.<message id>", app.feed.feed)
+        str | None, Query(max_length=40, description="A cursor from an earlier page; none for the start")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=feed.FEED_PAGE_MAX)] = feed.FEED_PAGE_DEFAULT,
 ) -> Response[EventFeed]:

@@ -66,6 +66,7 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
         "timeout_policy": "autoplay",
         "title": None,
         "vacation_days": 7,
+        "table_talk": "between_rounds",
     }
     assert game["your_turn"] is False  # a lobby of one cannot start
     assert game["visibility"] == "public"
@@ -100,6 +101,7 @@ def test_a_game_keeps_the_settings_it_was_created_with(players: list[Client]) ->
         "timeout_policy": "autoplay",
         "title": None,
         "vacation_days": 7,
+        "table_talk": "between_rounds",
     }
     assert game["visibility"] == "private"
     assert view(players[0], game["game_id"])["settings"] == game["settings"]

@@ -19,6 +19,7 @@ from app.notify.web_push.ports import WebPushSubscription
 from app.players import accounts
 from app.players.accounts import SignedIn
 from app.services import Services
+from app.talk import messages
 from app.webhooks.records import WebhookRecord
 from dixit.bots import RandomBot, next_mover
 from dixit.moves import Join, Start
@@ -105,6 +106,10 @@ def account(services: Services) -> dict[str, Any]:
         "wh_0000000000000001", me.player_id, "https://x.example", ("turn.owed",), "whsec_s", "t"
     )
     assert services.webhooks.create_webhook(hook, max_per_player=5)
+    # What they said at two tables, and what another player said at one of them.
+    messages.post_message(services, me, waiting.game_id, "Who else is coming?")
+    messages.post_message(services, me, done.game_id, "Well played")
+    messages.post_message(services, a, done.game_id, "Thanks!")
     return {"me": me, "token": token, "others": [a, b, c], "done": done, "live": live, "lobby": waiting}
 
 
@@ -121,7 +126,11 @@ def test_the_export_names_every_game_and_only_the_rounds_played(
     assert [d.device_id for d in data.devices] == ["phone-1"]
     assert [w.endpoint for w in data.web_push_subscriptions] == [PUSH_ENDPOINT]
     assert data.preferences.muted_games == {account["live"].game_id}
+    assert sorted(m.text or "" for m in data.messages) == ["Well played", "Who else is coming?"]
+    assert {m.author_id for m in data.messages} == {account["me"].player_id}
     text = account_export(data, services.images).model_dump_json()
     assert PUSH_ENDPOINT in text
+    assert "Well played" in text
+    assert "Thanks!" not in text
     for hidden in ("whsec_s", ENDPOINT, account["token"], data.sessions[0].token_hash, PUSH_AUTH):
         assert hidden not in text

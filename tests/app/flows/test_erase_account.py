@@ -53,6 +53,16 @@ def test_erasing_leaves_the_lobby_renames_the_seats_and_empties_the_partition(
     assert isinstance(services.push, MemoryNotifier)
     assert services.push.deleted == [ENDPOINT]
 
+    # Their words are gone from the tables, in place and signed as their seats are; the others' stay.
+    assert services.talk.messages_by(me.player_id) == []  # the pointers went with the partition
+    said = services.talk.list_messages(account["done"].game_id, before="", limit=10)
+    assert sorted((m.author_name, m.text) for m in said) == [
+        (DELETED_PLAYER_NAME, None),
+        (account["others"][0].name, "Thanks!"),
+    ]
+    lobby_talk = services.talk.list_messages(account["lobby"].game_id, before="", limit=10)
+    assert [(m.author_name, m.text) for m in lobby_talk] == [(DELETED_PLAYER_NAME, None)]
+
     for key in ("done", "live"):
         state = games.load_game(services, account[key].game_id).state
         seat = state.player(me.player_id)

@@ -33,7 +33,7 @@ class DynamoFeedStore(TableAdapter):
             KeyConditionExpression="pk = :pk AND sk BETWEEN :after AND :end",
             ExpressionAttributeValues={
                 ":pk": {"S": f"GAME#{game_id}"},
-                # Positions are digits and dots, so "~" sorts after every one of them.
+                # Positions are digits, dots, "m_" and hex, so "~" sorts after every one of them.
                 ":after": {"S": f"{prefix}{after}~" if after else prefix},
                 ":end": {"S": f"{prefix}~"},
             },

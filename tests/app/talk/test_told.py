@@ -1,0 +1,80 @@
+"""app.flows.table_talk: a message reaches the other players' feeds and webhooks, never its author's, and
+never anyone's phone or mailbox."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.feed import feed
+from app.flows.table_talk import post_and_tell
+from app.services import Services
+from app.webhooks import ssrf
+from app.webhooks.subscriptions import subscribe
+from tests.fakes.mail import RecordingMailer
+from tests.fakes.push import MemoryNotifier
+from tests.fakes.queue import MemoryWebhookQueue
+from tests.support.clock import Clock
+
+from ..games.helpers import started
+
+
+def test_the_other_players_find_the_message_in_their_feeds_and_their_webhooks_get_it(
+    services: Services, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ssrf, "system_resolver", lambda host, port: ["93.184.216.34"])
+    record, (ada, bob, cy) = started(services, 3)
+    subscribe(services, bob, "https://hooks.example/bob", ["message.posted"])
+    subscribe(services, cy, "https://hooks.example/cy", ["turn.owed"])
+    first = post_and_tell(services, ada, record.game_id, "Good luck!")
+    clock.advance(seconds=1)
+    second = post_and_tell(services, bob, record.game_id, "You too")
+
+    def told(player_id: str, after: str = "") -> list[dict[str, object]]:
+        items = services.feed.list_feed(record.game_id, player_id, after=after, limit=100)
+        return [json.loads(i.event_json) for i in items if '"message.posted"' in i.event_json]
+
+    assert [(e["message_id"], e["author_name"], e["text"]) for e in told(cy.player_id)] == [
+        (first.message_id, "Player 0", "Good luck!"),
+        (second.message_id, "Player 1", "You too"),
+    ]
+    assert [e["message_id"] for e in told(bob.player_id)] == [first.message_id]  # not their own
+    assert [e["message_id"] for e in told(ada.player_id)] == [second.message_id]
+    event = told(cy.player_id)[0]
+    assert (event["round_number"], event["phase"], event["game_version"]) == (
+        1,
+        "storytelling",
+        record.version,
+    )
+    # The feed's cursor resumes between two messages of the same game version.
+    cursor = services.feed.list_feed(record.game_id, cy.player_id, after="", limit=100)
+    page = feed.feed_of(services, cy, record.game_id, after=cursor[-2].position, limit=10)
+    assert [e.type for e in page.events] == ["message.posted"]
+    assert page.events[0].id == told(cy.player_id)[1]["id"]
+
+    queue = services.webhook_queue
+    assert isinstance(queue, MemoryWebhookQueue)
+    sent = [json.loads(body) for body in queue.sent]
+    assert [(m["event"]["type"], m["event"]["recipient_id"]) for m in sent] == [
+        ("message.posted", bob.player_id)
+    ]
+    # No push, no mail per message.
+    assert isinstance(services.push, MemoryNotifier)
+    assert isinstance(services.mailer, RecordingMailer)
+    assert (services.push.published, services.push.pushed, services.mailer.sent) == ([], [], [])
+
+
+def test_a_message_stored_stands_when_telling_the_table_fails(services: Services) -> None:
+    record, (ada, _, _) = started(services, 3)
+    queue = services.webhook_queue
+    assert isinstance(queue, MemoryWebhookQueue)
+
+    def refuse(bodies: list[str]) -> list[str]:
+        raise RuntimeError("SQS refused them all")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(queue, "send", refuse)
+        said = post_and_tell(services, ada, record.game_id, "still here")
+    page = services.talk.list_messages(record.game_id, before="", limit=5)
+    assert [m.message_id for m in page] == [said.message_id]
