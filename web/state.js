@@ -298,12 +298,15 @@ export function playedHeading(storyteller, count) {
 }
 
 // What a player who is done in the voting sees above the table: their own card and their vote, by place.
-export function votedText(you, table) {
+// One sitting the round out with nothing of theirs shown (a seat taken during the round keeps the old
+// player's card to itself) is told when they play again.
+export function votedText(you, table, sittingOut = []) {
   const places = (ids) => table.flatMap((c, i) => (ids.includes(c.card_id) ? [`table card ${i + 1}`] : []));
   const votes = places(you.votes || []);
   const own = places(you.submitted || []);
   const parts = [];
   if (votes.length) parts.push(`You voted for ${listOf(votes)}.`);
   if (own.length) parts.push(`Your ${own.length === 1 ? "card is" : "cards are"} ${listOf(own)}.`);
+  if (!parts.length && sittingOut.includes(you.player_id)) return "You sit this round out: you play from the next one.";
   return parts.join(" ") || null;
 }

@@ -51,6 +51,6 @@ def woken_by(state: GameState, now: int) -> int | None:
     whose deadline passed wakes. None when there is nothing to hold back (no deadline passed, or someone
     past due is awake and the timeout applies now)."""
     due = past_due(state, now)
-    if not due or timing_out(state, now):
+    if not due or not all(asleep(state, pid, now) for pid in due):
         return None
     return min(quiet_end(state.quiet[pid], now) for pid in due)

@@ -313,6 +313,9 @@ describe("what a player reads while they wait", () => {
     const table = [{ card_id: "a" }, { card_id: "b" }, { card_id: "c" }];
     assert.equal(state.votedText({ votes: ["c"], submitted: ["a"] }, table), "You voted for table card 3. Your card is table card 1.");
     assert.equal(state.votedText({ votes: [], submitted: [] }, table), null);
+    // A seat taken during the round: nothing of it shown, and when the newcomer plays.
+    const newcomer = { player_id: "n", votes: [], submitted: [] };
+    assert.equal(state.votedText(newcomer, table, ["n"]), "You sit this round out: you play from the next one.");
     assert.equal(state.playedHeading(true, 1), "Your card for the clue");
     assert.equal(state.playedHeading(false, 2), "The 2 cards you played");
   });

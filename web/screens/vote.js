@@ -22,7 +22,7 @@ export function votePanel(s, view) {
   const path = `/games/${view.gameId}/votes`;
   return [
     h("h2", {}, "The table"),
-    voting ? h("p", {}, voteHint(draft, counts)) : h("p", { id: "your-votes" }, votedText(you, game.round?.table || [])),
+    voting ? h("p", {}, voteHint(draft, counts)) : h("p", { id: "your-votes" }, votedText(you, game.round?.table || [], game.round?.sitting_out || [])),
     table,
     voting ? sendButton("Vote", voteReady(draft, counts), (button) => view.send(button, path, cardsMove, "vote")) : null,
     h("h2", {}, "Your hand"),
