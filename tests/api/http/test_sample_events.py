@@ -40,6 +40,10 @@ EXPECTED_REFUSALS = {
     "get_web_push_key": (501, "web_push_not_configured"),
     "put_web_push_subscription": (501, "web_push_not_configured"),
     "delete_web_push_subscription": (404, "web_push_subscription_not_found"),
+    # The sample's message was never written, nor its player registered: the routes look them up.
+    "report_message": (404, "message_not_found"),
+    "hide_message": (404, "message_not_found"),
+    "mute_player": (404, "player_not_found"),
 }
 SAMPLE_WEBHOOK = "wh_0123456789abcdef"
 
