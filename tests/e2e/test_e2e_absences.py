@@ -116,7 +116,11 @@ def test_a_timed_out_submitter_has_a_card_on_the_table_marked_autoplayed_and_the
     assert (
         next(p["score"] for p in taken.body["players"] if p["player_id"] == newcomer.player_id) == old_score
     )
-    assert taken.body["you"]["owes"]["move"] == "vote"  # the seat's place in the round came with it
+    # The seat's card is on the table already: the newcomer sits the rest of the round out (never learning
+    # which card was the seat's) and plays from the next round.
+    assert taken.body["you"]["owes"] is None
+    assert taken.body["you"]["submitted"] == []
+    assert newcomer.player_id in taken.body["round"]["sitting_out"]
 
 
 def test_a_vacation_pushes_the_deadline_out(stack: Served) -> None:

@@ -528,6 +528,9 @@ DESCRIPTION_CODES = {"blank_description", "description_too_long"}
 MESSAGE_CODES = {"blank_message", "message_too_long", "unknown_reaction"}
 TALK_CODES = {"table_talk_closed", "table_talk_off", "round_not_revealed"}
 
+# A personal token's name is checked when the token is made (dixit.text.check_token_name), not by a move.
+TOKEN_CODES = {"blank_token_name", "token_name_too_long"}
+
 
 @pytest.mark.parametrize(
     ("label", "code"),
@@ -559,6 +562,6 @@ def test_every_error_code_the_core_raises_is_covered_here_with_its_class() -> No
                     assert isinstance(literal, ast.Constant), f"{path.name}:{node.lineno} has no literal code"
                     raised[node.func.id].add(literal.value)
     # settings codes are covered in test_settings.py
-    invalid = set(INVALID) | SETTINGS_CODES | DEVICE_CODES | DESCRIPTION_CODES | MESSAGE_CODES
+    invalid = set(INVALID) | SETTINGS_CODES | DEVICE_CODES | DESCRIPTION_CODES | MESSAGE_CODES | TOKEN_CODES
     assert raised["InvalidMoveError"] == invalid
     assert raised["IllegalMoveError"] == set(ILLEGAL) | TALK_CODES
