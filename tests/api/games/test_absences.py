@@ -10,6 +10,7 @@ import pytest
 
 from app.core import clock as wall_clock
 from app.core.telemetry import metrics
+from tests.support.clock import Clock
 
 from ..client import Client, FakeContext
 from ..helpers import assert_problem, give_clue, hand, play_to_the_end, started, view
@@ -17,17 +18,9 @@ from ..helpers import assert_problem, give_clue, hand, play_to_the_end, started,
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
 
-class FakeClock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
-def clock(aws: None, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock(T0)
+def clock(aws: None, monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock(T0)
     monkeypatch.setattr(wall_clock, "utc_now", fake)
     return fake
 
@@ -62,14 +55,14 @@ def clued(clients: list[Client], **settings: Any) -> tuple[str, Client, list[Cli
     return game_id, teller, [c for c in clients if c is not teller]
 
 
-def test_new_games_autoplay_by_default(players: list[Client], clock: FakeClock) -> None:
+def test_new_games_autoplay_by_default(players: list[Client], clock: Clock) -> None:
     game_id = started(players[:3])
     assert view(players[0], game_id)["settings"]["timeout_policy"] == "autoplay"
     assert view(players[0], game_id)["settings"]["vacation_days"] == 7
 
 
 def test_a_timed_out_submitter_has_a_card_on_the_table_marked_autoplayed(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     game_id, _, others = clued(players[:4])
     silent, *rest = others
@@ -85,7 +78,7 @@ def test_a_timed_out_submitter_has_a_card_on_the_table_marked_autoplayed(
     assert seen["you"]["submitted"][0] in [c["card_id"] for c in seen["round"]["table"]]
 
 
-def test_a_vacation_pushes_the_deadline_out(players: list[Client], clock: FakeClock) -> None:
+def test_a_vacation_pushes_the_deadline_out(players: list[Client], clock: Clock) -> None:
     game_id, _, (away, *_) = clued(players[:4])
     before = next(w for w in view(away, game_id)["round"]["waiting"] if w["player_id"] == away.player_id)
     reply = away.post(f"/games/{game_id}/vacation", {"days": 2})
@@ -102,7 +95,7 @@ def test_a_vacation_pushes_the_deadline_out(players: list[Client], clock: FakeCl
 
 
 def test_each_owed_move_says_when_a_nudge_for_it_is_fair_and_an_extension_moves_it(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     game_id, teller, (late, *_) = clued(players[:4])
     waiting = {w["player_id"]: w for w in view(teller, game_id)["round"]["waiting"]}
@@ -114,7 +107,7 @@ def test_each_owed_move_says_when_a_nudge_for_it_is_fair_and_an_extension_moves_
     assert (mine["deadline"], mine["nudge_after"]) == ("2026-12-02T13:00:00Z", "2026-12-02T10:00:00Z")
 
 
-def test_an_extension_is_given_once_per_owed_move(players: list[Client], clock: FakeClock) -> None:
+def test_an_extension_is_given_once_per_owed_move(players: list[Client], clock: Clock) -> None:
     game_id, teller, (late, *_) = clued(players[:4])
     reply = teller.post(f"/games/{game_id}/extend", {"player_id": late.player_id})
     assert reply.status == 200, reply.raw
@@ -124,7 +117,7 @@ def test_an_extension_is_given_once_per_owed_move(players: list[Client], clock: 
 
 
 def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_hand_and_score(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     host = players[0]
     game_id, _, others = clued(players[:4])
@@ -152,7 +145,7 @@ def test_an_offered_seat_is_taken_through_the_invite_link_and_the_newcomer_sees_
 
 
 def test_a_newcomer_in_a_seat_taken_mid_round_gets_its_hand_but_not_its_card_on_the_table(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     host = players[0]
     game_id, _, others = clued(players[:4])
@@ -188,7 +181,7 @@ def test_a_newcomer_in_a_seat_taken_mid_round_gets_its_hand_but_not_its_card_on_
     assert after["phase"] == "storytelling"
 
 
-def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeClock) -> None:
+def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: Clock) -> None:
     game_id = started(players[:3], target_score=1, visibility="private")
     play_to_the_end(players[:3], game_id)
     assert view(players[0], game_id)["phase"] == "finished"
@@ -211,7 +204,7 @@ def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: FakeCl
 
 
 def test_the_host_removes_a_player_who_timed_out_and_the_seat_leaves_when_the_round_ends(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     host = players[0]
     game_id, _, others = clued(players[:5])

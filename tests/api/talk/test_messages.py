@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from app.core import clock as wall_clock
+from tests.support.clock import Clock
 
 from ..client import Client
 from ..helpers import (
@@ -24,18 +25,10 @@ from ..helpers import (
 T0 = datetime(2026, 12, 1, 12, 0, 5, tzinfo=UTC)
 
 
-class FakeClock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
-def clock(aws: None, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+def clock(aws: None, monkeypatch: pytest.MonkeyPatch) -> Clock:
     # A fixed minute: the per-minute window never rolls over in the middle of a test.
-    fake = FakeClock(T0)
+    fake = Clock(T0)
     monkeypatch.setattr(wall_clock, "utc_now", fake)
     return fake
 
@@ -55,7 +48,7 @@ def talk(client: Client, game_id: str, **query: str) -> dict[str, object]:
 
 
 def test_three_players_chat_in_the_lobby_and_read_it_back_newest_first(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
@@ -77,7 +70,7 @@ def test_three_players_chat_in_the_lobby_and_read_it_back_newest_first(
 
 
 def test_a_stranger_may_neither_read_nor_write_a_private_games_talk(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     ada, bob, cy, stranger = players[:4]
     game_id = lobby([ada, bob, cy], visibility="private")
@@ -87,7 +80,7 @@ def test_a_stranger_may_neither_read_nor_write_a_private_games_talk(
 
 
 def test_a_public_games_spectator_reads_its_talk_but_only_players_talk(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     ada, bob, cy, onlooker = players[:4]
     game_id = lobby([ada, bob, cy])
@@ -97,7 +90,7 @@ def test_a_public_games_spectator_reads_its_talk_but_only_players_talk(
 
 
 def test_between_rounds_talk_closes_while_cards_are_chosen_and_votes_cast_and_says_when_it_reopens(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     clients = players[:3]
     game_id = started(clients, visibility="private")
@@ -117,7 +110,7 @@ def test_between_rounds_talk_closes_while_cards_are_chosen_and_votes_cast_and_sa
     assert len(talk(clients[0], game_id)["messages"]) == 1  # type: ignore[arg-type]
 
 
-def test_a_game_may_talk_always_or_never(players: list[Client], clock: FakeClock) -> None:
+def test_a_game_may_talk_always_or_never(players: list[Client], clock: Clock) -> None:
     chatty = started(players[:3], table_talk="always")
     assert view(players[0], chatty)["settings"]["table_talk"] == "always"
     give_clue(players[:3], chatty)
@@ -130,11 +123,11 @@ def test_a_game_may_talk_always_or_never(players: list[Client], clock: FakeClock
     assert talk(players[3], silent)["talk"] == {"open": False, "reopens": "never"}
 
 
-def test_an_unknown_table_talk_setting_is_refused(players: list[Client], clock: FakeClock) -> None:
+def test_an_unknown_table_talk_setting_is_refused(players: list[Client], clock: Clock) -> None:
     assert_problem(players[0].post("/games", {"table_talk": "sometimes"}), 422, "validation_error")
 
 
-def test_after_the_end_the_table_talks_again(players: list[Client], clock: FakeClock) -> None:
+def test_after_the_end_the_table_talks_again(players: list[Client], clock: Clock) -> None:
     clients = players[:3]
     game_id = started(clients, target_score=1)
     play_to_the_end(clients, game_id)
@@ -152,19 +145,19 @@ def test_after_the_end_the_table_talks_again(players: list[Client], clock: FakeC
     ],
 )
 def test_a_message_is_held_to_the_one_text_rule(
-    players: list[Client], clock: FakeClock, text: str, status: int, code: str
+    players: list[Client], clock: Clock, text: str, status: int, code: str
 ) -> None:
     game_id = lobby(players[:3])
     assert_problem(players[1].post(f"/games/{game_id}/messages", {"text": text}), status, code)
     assert talk(players[1], game_id)["messages"] == []
 
 
-def test_a_message_of_300_characters_is_kept_whole(players: list[Client], clock: FakeClock) -> None:
+def test_a_message_of_300_characters_is_kept_whole(players: list[Client], clock: Clock) -> None:
     game_id = lobby(players[:3])
     assert say(players[1], game_id, "猫" * 300)["text"] == "猫" * 300
 
 
-def test_a_bad_cursor_is_a_problem_not_a_stack_trace(players: list[Client], clock: FakeClock) -> None:
+def test_a_bad_cursor_is_a_problem_not_a_stack_trace(players: list[Client], clock: Clock) -> None:
     game_id = lobby(players[:3])
     assert_problem(
         players[0].get(f"/games/{game_id}/messages", query={"before": "nope"}), 422, "invalid_cursor"
@@ -172,7 +165,7 @@ def test_a_bad_cursor_is_a_problem_not_a_stack_trace(players: list[Client], cloc
 
 
 def test_one_player_may_not_flood_a_table_and_hears_when_to_try_again(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
@@ -188,7 +181,7 @@ def test_one_player_may_not_flood_a_table_and_hears_when_to_try_again(
 
 
 def test_one_player_may_not_flood_every_table_in_a_day(
-    players: list[Client], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    players: list[Client], clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from app.core.rates import Rate
     from app.talk import limits
@@ -204,7 +197,7 @@ def test_one_player_may_not_flood_every_table_in_a_day(
 
 
 def test_the_others_find_a_message_in_their_event_feed_and_a_cursor_resumes_after_it(
-    players: list[Client], clock: FakeClock
+    players: list[Client], clock: Clock
 ) -> None:
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
