@@ -3,11 +3,10 @@ fast one player may talk."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
-from app.core import clock as wall_clock
 from tests.support.clock import Clock
 
 from ..client import Client
@@ -21,30 +20,7 @@ from ..helpers import (
     submit_all,
     view,
 )
-
-T0 = datetime(2026, 12, 1, 12, 0, 5, tzinfo=UTC)
-
-
-@pytest.fixture
-def clock(aws: None, monkeypatch: pytest.MonkeyPatch) -> Clock:
-    # A fixed minute: the per-minute window never rolls over in the middle of a test.
-    fake = Clock(T0)
-    monkeypatch.setattr(wall_clock, "utc_now", fake)
-    return fake
-
-
-def say(client: Client, game_id: str, text: str) -> dict[str, object]:
-    reply = client.post(f"/games/{game_id}/messages", {"text": text})
-    assert reply.status == 201, reply.raw
-    body: dict[str, object] = reply.body
-    return body
-
-
-def talk(client: Client, game_id: str, **query: str) -> dict[str, object]:
-    reply = client.get(f"/games/{game_id}/messages", query=query or None)
-    assert reply.status == 200, reply.raw
-    body: dict[str, object] = reply.body
-    return body
+from .talking import say, talk
 
 
 def test_three_players_chat_in_the_lobby_and_read_it_back_newest_first(

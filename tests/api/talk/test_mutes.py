@@ -3,14 +3,16 @@ to the muter's feed; the list in the export, and gone with the account."""
 
 from __future__ import annotations
 
+from tests.support.clock import Clock
+
 from ..client import Client
 from ..helpers import assert_problem, lobby
-from .test_messages import FakeClock, clock, say, talk  # noqa: F401  (a fixture)
+from .talking import say, talk
 
 
 def test_a_muted_players_messages_vanish_for_the_muter_only_at_every_table(
     players: list[Client],
-    clock: FakeClock,  # noqa: F811
+    clock: Clock,
 ) -> None:
     ada, bob, cy, dan = players[:4]
     first = lobby([ada, bob, cy])
@@ -35,7 +37,7 @@ def test_a_muted_players_messages_vanish_for_the_muter_only_at_every_table(
     assert [m["text"] for m in talk(ada, first)["messages"]] == ["buy my crypto"]  # type: ignore[union-attr]
 
 
-def test_no_one_mutes_themselves_or_nobody(players: list[Client], clock: FakeClock) -> None:  # noqa: F811
+def test_no_one_mutes_themselves_or_nobody(players: list[Client], clock: Clock) -> None:
     ada = players[0]
     assert_problem(ada.put(f"/players/me/muted-players/{ada.player_id}"), 422, "cannot_mute_yourself")
     assert_problem(ada.put("/players/me/muted-players/p_0000000000000000"), 404, "player_not_found")

@@ -3,10 +3,12 @@ may talk; counted for everyone who may read the table."""
 
 from __future__ import annotations
 
+from tests.support.clock import Clock
+
 from ..client import Client
 from ..helpers import assert_problem, give_clue, lobby, started, submit_all
 from ..json_bot import play_to_the_end
-from .test_messages import FakeClock, clock, say  # noqa: F401  (a fixture)
+from .talking import say
 
 
 def reactions(client: Client, game_id: str) -> list[dict[str, object]]:
@@ -18,7 +20,7 @@ def reactions(client: Client, game_id: str) -> list[dict[str, object]]:
 
 def test_players_react_to_a_message_once_each_and_may_change_or_take_it_back(
     players: list[Client],
-    clock: FakeClock,  # noqa: F811
+    clock: Clock,
 ) -> None:
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
@@ -35,7 +37,7 @@ def test_players_react_to_a_message_once_each_and_may_change_or_take_it_back(
 
 def test_a_round_is_reacted_to_once_revealed_and_an_unknown_target_or_reaction_is_refused(
     players: list[Client],
-    clock: FakeClock,  # noqa: F811
+    clock: Clock,
 ) -> None:
     clients = players[:3]
     game_id = started(clients, visibility="private")
@@ -65,7 +67,7 @@ def test_a_round_is_reacted_to_once_revealed_and_an_unknown_target_or_reaction_i
     )
 
 
-def test_after_the_reveal_the_round_takes_reactions(players: list[Client], clock: FakeClock) -> None:  # noqa: F811
+def test_after_the_reveal_the_round_takes_reactions(players: list[Client], clock: Clock) -> None:
     clients = players[:3]
     game_id = started(clients, target_score=1)
     play_to_the_end(clients, game_id, seed=3)
@@ -73,7 +75,7 @@ def test_after_the_reveal_the_round_takes_reactions(players: list[Client], clock
     assert reactions(clients[2], game_id) == [{"target": "round-1", "counts": {"clever": 1}, "yours": None}]
 
 
-def test_one_player_may_not_flood_a_table_with_reactions(players: list[Client], clock: FakeClock) -> None:  # noqa: F811
+def test_one_player_may_not_flood_a_table_with_reactions(players: list[Client], clock: Clock) -> None:
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
     said = str(say(ada, game_id, "react away")["message_id"])

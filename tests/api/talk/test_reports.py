@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 
 from app.talk import reports
+from tests.support.clock import Clock
 
 from ..client import Client
 from ..helpers import assert_problem, lobby
-from .test_messages import FakeClock, clock, say, talk  # noqa: F401  (a fixture)
+from .talking import say, talk
 
 
 def test_a_report_reaches_the_metric_and_the_host_hides_the_message(
     players: list[Client],
-    clock: FakeClock,  # noqa: F811
+    clock: Clock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     counted: list[str] = []

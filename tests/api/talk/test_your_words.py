@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from tests.support.clock import Clock
+
 from ..client import Client
 from ..helpers import lobby
-from .test_messages import FakeClock, clock, say, talk  # noqa: F401  (a fixture)
+from .talking import say, talk
 
 
 def test_the_export_lists_your_messages_and_deleting_the_account_removes_their_words(
     players: list[Client],
-    clock: FakeClock,  # noqa: F811
+    clock: Clock,
 ) -> None:
     ada, bob, cy = players[:3]
     game_id = lobby([ada, bob, cy])
