@@ -201,6 +201,7 @@ ROUTES: tuple[Route, ...] = (
         ("PUT", "/players/me/muted-players/{player_id}", "mutePlayer", _P),
         ("DELETE", "/players/me/muted-players/{player_id}", "unmutePlayer", _P),
     ),
+    *_routes("live", "live", ("POST", "/live/tickets", "createLiveTicket", _R)),
     *_routes(
         "docs",
         "docs",
