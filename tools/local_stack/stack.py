@@ -226,6 +226,17 @@ def free_port(host: str) -> int:
         return int(probe.getsockname()[1])
 
 
+def _next_port_or_free(host: str, port: int) -> int:
+    """The port after the gateway's (3001 for `make run`), or any free one when that is taken."""
+    if port:
+        try:
+            check_port_free(host, port + 1)
+        except OSError:
+            return free_port(host)
+        return port + 1
+    return free_port(host)
+
+
 class LocalStack:
     """Start and stop every piece of the local stack, in order."""
 
@@ -322,7 +333,7 @@ class LocalStack:
         live_function = websocket_function(template)
         live_port = 0
         if live_function in specs:
-            live_port = options.live_port or (options.port + 1 if options.port else free_port(options.host))
+            live_port = options.live_port or _next_port_or_free(options.host, options.port)
             check_port_free(options.host, live_port)
         # The one builder `invoke` uses too, fed from the state file this stack writes.
         self.environment = stack_environment(
