@@ -98,6 +98,7 @@ def test_the_ticket_names_the_stage_of_the_websocket_api(
 ) -> None:
     api = the_api_function(template)
     url = told(stack, api, "LIVE_URL")["Fn::Sub"]
-    assert url.startswith("wss://${LiveApi}.execute-api.") and url.endswith("/${Stage}")
+    assert url.startswith("wss://${LiveApi}.execute-api.")
+    assert url.endswith("/${Stage}")
     endpoint = told(stack, "LiveDeliveryFunction", "LIVE_ENDPOINT_URL")["Fn::Sub"]
     assert endpoint == url.replace("wss://", "https://")
