@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -123,3 +124,22 @@ def test_the_sender_tells_watchers_and_members_and_a_closed_connection_is_not_to
     game = {"type": "game.changed", "game_id": game_id, "version": 3}
     inbox = {"type": "inbox.changed", "game_id": game_id, "version": 3}
     assert posted[watching] == b"".join(json.dumps(m, separators=(",", ":")).encode() for m in (game, inbox))
+
+
+SAMPLES = Path(__file__).resolve().parents[3] / "events"
+
+
+def test_the_sample_events_are_accepted_as_they_are(live_env: None) -> None:
+    def sample(name: str) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads((SAMPLES / name).read_text(encoding="utf-8"))
+        return loaded
+
+    assert (
+        live.lambda_handler(sample("live/connect.json"), FakeContext())["statusCode"] == 401
+    )  # a placeholder
+    # Its connection was never opened: the frame is told to reconnect, and the close forgets nothing.
+    answer = live.lambda_handler(sample("live/message.json"), FakeContext())
+    assert json.loads(answer["body"])["code"] == "connection_unknown"
+    assert live.lambda_handler(sample("live/disconnect.json"), FakeContext())["statusCode"] == 200
+    told = live_delivery.lambda_handler(sample("live_delivery/change.json"), FakeContext())
+    assert told == {"batchItemFailures": []}
