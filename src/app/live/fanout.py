@@ -26,12 +26,19 @@ class Told:
 
 def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
     store, socket = ports.live, ports.live_socket
-    posts: list[tuple[str, bytes]] = []
     game_message = encoded(game_changed(change.game_id, change.version))
-    posts += [(connection, game_message) for connection in store.watchers(change.game_id, now=now)]
+    watchers = store.watchers(change.game_id, now=now)
+    posts = [(connection, game_message) for connection in watchers]
+    # A connection told the game changed knows its inbox entry did: one message each, not two (API
+    # Gateway bills each one).
     inbox_message = encoded(inbox_changed(change.game_id, change.version))
+    told_already = set(watchers)
     for player_id in change.members:
-        posts += [(connection, inbox_message) for connection in store.connections_of(player_id, now=now)]
+        posts += [
+            (connection, inbox_message)
+            for connection in store.connections_of(player_id, now=now)
+            if connection not in told_already
+        ]
     outcomes: Counter[Posted] = Counter()
     gone: set[str] = set()
     for connection, message in posts:

@@ -8,8 +8,9 @@ which is why the sender needs no ledger of what it sent (unlike the notification
 The message types are an open set, `<thing>.changed` with the ids a client needs to refetch it:
 
 - `{"type": "game.changed", "game_id", "version"}` to each connection watching the game;
-- `{"type": "inbox.changed", "game_id", "version"}` to each connection of each member (before or after
-  the change): their list of games changed.
+- `{"type": "inbox.changed", "game_id", "version"}` to each other connection of each member (before or
+  after the change): their list of games changed. A connection watching the game gets `game.changed`
+  alone, which says as much.
 
 A client ignores a type it does not know, so a feature may add its own (table talk's
 `messages.changed`) without breaking older clients.
