@@ -7,7 +7,11 @@ from pydantic import BaseModel, Field
 
 class LiveTicketOut(BaseModel):
     ticket: str = Field(
-        description="Single use: open the socket at `url` with `?ticket=` within `expires_in`"
+        description="Single use: open the socket at `url` with `?ticket=` within `expires_in` seconds",
+        examples=["lt_q3Zb0Jx2XhC9vKf1yWm6Tn8pRs4uLa7dEo5gHi0jKc"],
     )
-    url: str = Field(description="The live channel's WebSocket URL (wss:// when deployed)")
-    expires_in: int = Field(description="Seconds the ticket stays good for")
+    url: str = Field(
+        description="The live channel's WebSocket URL (wss:// deployed, ws://127.0.0.1:3001 under make run)",
+        examples=["wss://abc123.execute-api.eu-west-1.amazonaws.com/prod"],
+    )
+    expires_in: int = Field(description="Seconds the ticket stays good for", examples=[30])
