@@ -166,6 +166,11 @@ class AccountExport(Schema):
     muted_players: list[str] = doc(
         "The players whose table talk is hidden from you, by id", [OTHER_ID], default_factory=list
     )
+    blocked_players: list[str] = doc(
+        "The players you blocked, by id (muted too, and kept from your public tables)",
+        [OTHER_ID],
+        default_factory=list,
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -213,4 +218,5 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         personal_tokens=[personal_token_out(t) for t in data.personal_tokens],
         messages=[message_out(m, stored=True) for m in data.messages],
         muted_players=data.muted_players,
+        blocked_players=data.blocked_players,
     )

@@ -81,6 +81,24 @@ class TalkStore(Protocol):
         """Which of `among` muted `author_id` (one batch read, for telling a table of a message)."""
         ...
 
+    def block_player(self, player_id: str, blocked_id: str, *, at: str) -> None:
+        """`player_id` blocks `blocked_id`: the block and a mute of them (kept in `player_id`'s partition),
+        so every read of mutes hides a blocked player's words with no read of its own."""
+        ...
+
+    def unblock_player(self, player_id: str, blocked_id: str) -> bool:
+        """Take the block back, and the mute it brought; whether they were blocked."""
+        ...
+
+    def blocked_players(self, player_id: str) -> list[str]:
+        """Whom the player blocked, by id."""
+        ...
+
+    def blocks_between(self, player_id: str, others: Sequence[str]) -> set[tuple[str, str]]:
+        """Every block between `player_id` and one of `others`, either way, as (blocker, blocked) pairs (one
+        batch read, at a join)."""
+        ...
+
 
 class Talk(Protocol):
     talk: TalkStore

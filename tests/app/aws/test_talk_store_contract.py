@@ -151,6 +151,30 @@ def test_mutes_are_the_players_own_and_go_with_their_partition(store: Any) -> No
     assert store.muted_players("p_dan") == ["p_bob"]
 
 
+def test_a_block_mutes_too_is_found_from_either_side_and_goes_with_the_blockers_partition(store: Any) -> None:
+    store.create_player(PlayerRecord("p_ada", "Ada", "hash", STAMP))
+    store.block_player("p_ada", "p_bob", at=STAMP)
+    store.block_player("p_cy", "p_ada", at=STAMP)
+    assert store.blocked_players("p_ada") == ["p_bob"]
+    assert store.muted_players("p_ada") == ["p_bob"]  # blocked: muted too, with no read of its own
+    # Either way round, in one read: Ada blocked Bob, Cy blocked Ada; Dan and Ada herself are not blocks.
+    assert store.blocks_between("p_ada", ["p_bob", "p_cy", "p_dan", "p_ada"]) == {
+        ("p_ada", "p_bob"),
+        ("p_cy", "p_ada"),
+    }
+    assert store.blocks_between("p_bob", ["p_ada", "p_cy"]) == {("p_ada", "p_bob")}
+    assert store.blocks_between("p_dan", ["p_ada"]) == set()
+    assert store.blocks_between("p_ada", []) == set()
+    assert store.unblock_player("p_ada", "p_bob")
+    assert not store.unblock_player("p_ada", "p_bob")
+    assert store.blocked_players("p_ada") == []
+    assert store.muted_players("p_ada") == []  # the mute the block brought goes with it
+    store.block_player("p_ada", "p_eve", at=STAMP)
+    store.delete_player_data("p_ada")
+    assert store.blocked_players("p_ada") == []
+    assert store.blocks_between("p_cy", ["p_ada"]) == {("p_cy", "p_ada")}  # Cy's list is Cy's own
+
+
 def test_a_report_is_kept_once_per_reporter_and_marks_the_message_and_the_host_hides_it(store: Any) -> None:
     store.put_message(message(1), expires_at=None)
     target = message(1).message_id

@@ -19,6 +19,8 @@ _PREFIX = "TALK#"
 _REACTION = "REACT#"
 # Whom a player muted: `PLAYER#<player_id>` / `MUTED#<muted_id>`, gone with their partition.
 _MUTED = "MUTED#"
+# Whom a player blocked: `PLAYER#<player_id>` / `BLOCKED#<blocked_id>`, beside the mute a block brings.
+_BLOCKED = "BLOCKED#"
 # A report: `REPORT#<message_id>#<reporter_id>` under the game, beside the message it names.
 _REPORT = "REPORT#"
 
@@ -194,6 +196,55 @@ class DynamoTalkStore(TableAdapter):
         return {
             item["pk"]["S"].removeprefix("PLAYER#")
             for item in self.batch_get(keys, ProjectionExpression="pk")
+        }
+
+    def block_player(self, player_id: str, blocked_id: str, *, at: str) -> None:
+        # The mute first: a block is never stored without the mute that hides the blocked player's words.
+        self.mute_player(player_id, blocked_id, at=at)
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": f"PLAYER#{player_id}"},
+                "sk": {"S": f"{_BLOCKED}{blocked_id}"},
+                "blocked_at": {"S": at},
+            },
+        )
+
+    def unblock_player(self, player_id: str, blocked_id: str) -> bool:
+        response = self.client.delete_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_BLOCKED}{blocked_id}"}},
+            ReturnValues="ALL_OLD",
+        )
+        self.unmute_player(player_id, blocked_id)
+        return "Attributes" in response
+
+    def blocked_players(self, player_id: str) -> list[str]:
+        return [
+            item["sk"]["S"].removeprefix(_BLOCKED)
+            for item in self.query_all(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": _BLOCKED}},
+                ProjectionExpression="sk",
+            )
+        ]
+
+    def blocks_between(self, player_id: str, others: Sequence[str]) -> set[tuple[str, str]]:
+        # Both directions in one batch: each other's block of the player, and the player's of each other.
+        unique = [p for p in dict.fromkeys(others) if p != player_id]
+        keys = [
+            key
+            for other in unique
+            for key in (
+                {"pk": {"S": f"PLAYER#{other}"}, "sk": {"S": f"{_BLOCKED}{player_id}"}},
+                {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_BLOCKED}{other}"}},
+            )
+        ]
+        if not keys:
+            return set()
+        return {
+            (item["pk"]["S"].removeprefix("PLAYER#"), item["sk"]["S"].removeprefix(_BLOCKED))
+            for item in self.batch_get(keys, ProjectionExpression="pk, sk")
         }
 
     def _games_talked_in(self, player_id: str) -> list[str]:
