@@ -175,6 +175,23 @@ def test_a_block_mutes_too_is_found_from_either_side_and_goes_with_the_blockers_
     assert store.blocks_between("p_cy", ["p_ada"]) == {("p_cy", "p_ada")}  # Cy's list is Cy's own
 
 
+def test_a_read_marker_only_moves_forward_and_counts_what_came_after(store: Any) -> None:
+    for n in range(1, 5):
+        store.put_message(message(n, "p_bob" if n % 2 else "p_cy"), expires_at=None)
+    assert store.read_marks("p_ada") == {}
+    assert store.authors_after(GAME, "", limit=10) == ["p_bob", "p_cy", "p_bob", "p_cy"]
+    assert store.mark_read("p_ada", GAME, message(2).message_id)
+    assert not store.mark_read("p_ada", GAME, message(1).message_id)  # an older page: never back
+    assert not store.mark_read("p_ada", GAME, message(2).message_id)  # the same: no write lands
+    assert store.read_marks("p_ada") == {GAME: message(2).message_id}
+    assert store.authors_after(GAME, message(2).message_id, limit=10) == ["p_bob", "p_cy"]
+    assert store.authors_after(GAME, message(2).message_id, limit=1) == ["p_bob"]
+    assert store.authors_after(OTHER_GAME, "", limit=10) == []
+    store.create_player(PlayerRecord("p_ada", "Ada", "hash", STAMP))
+    store.delete_player_data("p_ada")
+    assert store.read_marks("p_ada") == {}
+
+
 def test_a_report_is_kept_once_per_reporter_and_marks_the_message_and_the_host_hides_it(store: Any) -> None:
     store.put_message(message(1), expires_at=None)
     target = message(1).message_id

@@ -21,6 +21,8 @@ _REACTION = "REACT#"
 _MUTED = "MUTED#"
 # Whom a player blocked: `PLAYER#<player_id>` / `BLOCKED#<blocked_id>`, beside the mute a block brings.
 _BLOCKED = "BLOCKED#"
+# How far a player read a game's talk: `PLAYER#<player_id>` / `READ#<game_id>`, `message_id`.
+_READ = "READ#"
 # A report: `REPORT#<message_id>#<reporter_id>` under the game, beside the message it names.
 _REPORT = "REPORT#"
 
@@ -197,6 +199,51 @@ class DynamoTalkStore(TableAdapter):
             item["pk"]["S"].removeprefix("PLAYER#")
             for item in self.batch_get(keys, ProjectionExpression="pk")
         }
+
+    def mark_read(self, player_id: str, game_id: str, message_id: str) -> bool:
+        key = {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_READ}{game_id}"}}
+        # Read first (an eventually consistent half unit): a page read again, the most common case, then
+        # writes nothing at all, where a failed conditional write would still be billed a write unit.
+        seen = self.client.get_item(TableName=self.table_name, Key=key, ProjectionExpression="message_id")
+        if seen.get("Item", {}).get("message_id", {}).get("S", "") >= message_id:
+            return False
+        return written_if_condition_held(
+            self.client.update_item,
+            TableName=self.table_name,
+            Key=key,
+            UpdateExpression="SET message_id = :m",
+            # Ids sort by time: a page read on another device, or an older one, never moves it back.
+            ConditionExpression="attribute_not_exists(message_id) OR message_id < :m",
+            ExpressionAttributeValues={":m": {"S": message_id}},
+        )
+
+    def read_marks(self, player_id: str) -> dict[str, str]:
+        return {
+            item["sk"]["S"].removeprefix(_READ): item["message_id"]["S"]
+            for item in self.query_all(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": _READ}},
+            )
+        }
+
+    def authors_after(self, game_id: str, after: str, *, limit: int) -> list[str]:
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :first AND :last",
+            ExpressionAttributeValues={
+                ":pk": {"S": f"GAME#{game_id}"},
+                ":first": {"S": f"{_PREFIX}{after}"},
+                ":last": {"S": f"{_PREFIX}~"},
+            },
+            ProjectionExpression="sk, author_id",
+            Limit=limit + 1,
+        )
+        # BETWEEN is inclusive: the message read last is not one after it.
+        return [
+            item["author_id"]["S"]
+            for item in response.get("Items", [])
+            if item["sk"]["S"] != f"{_PREFIX}{after}"
+        ][:limit]
 
     def block_player(self, player_id: str, blocked_id: str, *, at: str) -> None:
         # The mute first: a block is never stored without the mute that hides the blocked player's words.
