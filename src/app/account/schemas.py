@@ -171,6 +171,11 @@ class AccountExport(Schema):
         [OTHER_ID],
         default_factory=list,
     )
+    talk_read: dict[str, str] = doc(
+        "Per game, the last table-talk message you read (the digest counts unread talk from there)",
+        {GAME_ID: "m_1796031000000a1b2c3d4"},
+        default_factory=dict,
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -219,4 +224,5 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         messages=[message_out(m, stored=True) for m in data.messages],
         muted_players=data.muted_players,
         blocked_players=data.blocked_players,
+        talk_read=data.talk_read,
     )

@@ -44,6 +44,7 @@ def test_reading_the_newest_page_moves_the_marker_forward_and_an_older_page_does
         client.meta.events.unregister("provide-client-params.dynamodb", record)
     assert store.read_marks(ada.player_id) == {game_id: second}
     assert store.read_marks(stranger.player_id) == {}
+    assert ada.get("/players/me/export").body["talk_read"] == {game_id: second}
     assert first < second
 
 
