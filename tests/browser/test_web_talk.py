@@ -182,5 +182,12 @@ def test_three_players_talk_in_the_lobby_and_the_panel_keeps_dixits_secrecy(stac
             api_call(stack.api_url, "/players/me", talker.token)["player_id"]
         ]
         assert "I knew the door was yours!" not in lines(other)
+        # ... and the blocked player cannot join the blocker's public lobby: told so, in words.
+        other.open(client)
+        lobby_link = other.create_game(target_score=10, private=False)
+        talker.open(lobby_link)
+        talker.page.click("#join")
+        refusal = talker.page.wait_for_selector("#error:not([hidden])")
+        assert "a block between you and a player at this table" in refusal.text_content().lower()
         for player in (ada, bob, cy):
             assert player.errors == [], (player.name, player.errors)
