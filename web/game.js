@@ -6,6 +6,7 @@ import { h, replace } from "./dom.js";
 import { render } from "./render.js";
 import { countsOf, draftFor, emptyDraft, owesOf, sent, stepOf, withChosen, withClue } from "./state.js";
 import { timeMarks } from "./table_state.js";
+import { talkPanel } from "./talk.js";
 import { act, focusOn, ui } from "./ui.js";
 import { ackText, nudgeRefusal, nudgeWords } from "./words.js";
 
@@ -26,6 +27,7 @@ export function gameScreen(gameId, card = null) {
   const root = h("div", { class: "game" }, h("p", { class: "muted" }, "Loading the game…"));
   const images = new CardImages(api);
   const history = { open: false, rounds: null, version: null };
+  const talk = talkPanel(gameId); // beside the game's root, so its redraws leave the talk's box alone
   let game = null;
   let draft = emptyDraft();
   let pendingCard = card;
@@ -57,6 +59,7 @@ export function gameScreen(gameId, card = null) {
     replace(root, render(game, draft, view));
     root.dataset.phase = game.phase;
     root.dataset.version = String(game.version);
+    talk.update(game);
     if (focusAfterDraw) {
       // The next useful thing: the next action when there is one, else the status saying what happens now.
       focusOn(root.querySelector(focusAfterDraw) || root.querySelector("#winner"));
@@ -181,8 +184,9 @@ export function gameScreen(gameId, card = null) {
       await images.ensure(shown, body.settings?.decks);
       draw();
     }
+    talk.update(game); // the talk changes without the game: asked for again now and then
     // A finished game changes no more: look again now and then only, in case the API says otherwise.
     return game.phase === "finished" ? Math.max(wait, 60) : wait;
   });
-  return [root];
+  return [root, talk.root];
 }
