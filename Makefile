@@ -91,7 +91,7 @@ openapi: $(STAMP)
 screenshots: $(STAMP)
 	$(BIN)/python -m tests.browser.screenshots
 	$(BIN)/python -m tests.browser.account_screenshots
-	DIXIT_SHOOT=1 $(BIN)/python -m pytest -q -n 0 -p no:cacheprovider tests/browser/test_web_absences.py tests/browser/test_web_rematch.py tests/browser/test_web_install.py tests/browser/test_web_push.py tests/browser/test_account.py
+	DIXIT_SHOOT=1 $(BIN)/python -m pytest -q -n 0 -p no:cacheprovider tests/browser/test_web_absences.py tests/browser/test_web_rematch.py tests/browser/test_web_talk.py tests/browser/test_web_install.py tests/browser/test_web_push.py tests/browser/test_account.py
 
 # Refresh the pinned versions that make every fresh clone install the same tree.
 lock: $(STAMP)

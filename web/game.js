@@ -7,6 +7,7 @@ import { LiveGame } from "./live.js";
 import { render } from "./render.js";
 import { countsOf, draftFor, emptyDraft, owesOf, sent, stepOf, withChosen, withClue } from "./state.js";
 import { timeMarks } from "./table_state.js";
+import { talkPanel } from "./talk.js";
 import { act, focusOn, ui } from "./ui.js";
 import { ackText, nudgeRefusal, nudgeWords } from "./words.js";
 
@@ -27,6 +28,7 @@ export function gameScreen(gameId, card = null) {
   const root = h("div", { class: "game" }, h("p", { class: "muted" }, "Loading the game…"));
   const images = new CardImages(api);
   const history = { open: false, rounds: null, version: null };
+  const talk = talkPanel(gameId); // beside the game's root, so its redraws leave the talk's box alone
   let game = null;
   let draft = emptyDraft();
   let pendingCard = card;
@@ -58,6 +60,7 @@ export function gameScreen(gameId, card = null) {
     replace(root, render(game, draft, view));
     root.dataset.phase = game.phase;
     root.dataset.version = String(game.version);
+    talk.update(game);
     if (focusAfterDraw) {
       // The next useful thing: the next action when there is one, else the status saying what happens now.
       focusOn(root.querySelector(focusAfterDraw) || root.querySelector("#winner"));
@@ -184,11 +187,14 @@ export function gameScreen(gameId, card = null) {
       await images.ensure(shown, body.settings?.decks);
       draw();
     }
+    talk.update(game); // the talk changes without the game: asked for again now and then
     // A finished game changes no more: look again now and then only, in case the API says otherwise.
     const next = game.phase === "finished" ? Math.max(wait, 60) : wait;
     return live ? live.wait(next) : next;
   });
-  live = new LiveGame(api, gameId, () => poller.now()).start();
+  live = new LiveGame(api, gameId, () => poller.now())
+    .on("messages.changed", (message) => message.game_id === gameId && talk.refresh())
+    .start();
   poller.also(() => live.stop());
-  return [root];
+  return [root, talk.root];
 }

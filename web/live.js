@@ -4,15 +4,15 @@
 //
 // Polling stays the fallback: while the socket is not open (no live channel here, a network that blocks
 // WebSockets, a closed connection) the screen polls as it always did, and the socket is opened again
-// with backoff. While it is open, polling slows to a rare safety check. `?poll=off` in the page's
-// address turns that check off too (a test proving that the socket alone keeps the screen current).
+// with backoff. While it is open, polling goes on at the pace the API advertises (three hours deployed),
+// a safety net for a lost message, which also refreshes what the socket does not tell yet (the table
+// talk). `?poll=off` in the page's address turns polling off (a test proving that the socket alone
+// keeps the screen current).
 //
 // Message types are an open set: `game.changed` is handled here; other features subscribe with
 // `on(type, handler)` (table talk's `messages.changed`), and a type nobody handles is ignored.
 
 const MAX_BACKOFF_SECONDS = 60;
-// While the socket is open, a poll now and then still catches what a lost message would have said.
-const SAFETY_POLL_SECONDS = 300;
 const NEVER_SECONDS = 24 * 3600;
 
 export function pollingOff() {
@@ -39,8 +39,7 @@ export class LiveGame {
 
   // How long the poller waits before its next look, given the wait the API advertised.
   wait(advertised) {
-    if (pollingOff()) return NEVER_SECONDS;
-    return this.watching ? Math.max(advertised, SAFETY_POLL_SECONDS) : advertised;
+    return pollingOff() ? NEVER_SECONDS : advertised;
   }
 
   start() {

@@ -54,6 +54,7 @@ export function formValues(prefs, browserZone) {
     channels,
     digest: prefs?.digest != null,
     digestHour: prefs?.digest ?? 8,
+    digestTalk: prefs?.digest_talk !== false, // on unless turned off (and for an API that predates it)
   };
 }
 
@@ -79,5 +80,6 @@ export function preferencesBody(values) {
     quiet_hours: values.quiet ? { start: values.quietStart, end: values.quietEnd } : null,
     channels,
     digest: values.digest ? Number(values.digestHour) : null,
+    digest_talk: values.digestTalk !== false,
   };
 }

@@ -58,6 +58,9 @@ const SHELL = [
   "state.js",
   "steps.js",
   "table_state.js",
+  "talk.css",
+  "talk.js",
+  "talk_state.js",
   "ui.js",
   "words.js",
 ];

@@ -200,6 +200,9 @@ ROUTES: tuple[Route, ...] = (
         ("GET", "/players/me/muted-players", "listMutedPlayers", _R),
         ("PUT", "/players/me/muted-players/{player_id}", "mutePlayer", _P),
         ("DELETE", "/players/me/muted-players/{player_id}", "unmutePlayer", _P),
+        ("GET", "/players/me/blocks", "listBlockedPlayers", _R),
+        ("PUT", "/players/me/blocks/{player_id}", "blockPlayer", _P),
+        ("DELETE", "/players/me/blocks/{player_id}", "unblockPlayer", _P),
     ),
     *_routes("live", "live", ("POST", "/live/tickets", "createLiveTicket", _R)),
     *_routes(

@@ -18,6 +18,8 @@ class MemoryTalkStore:
         self._talked: dict[str, set[str]] = {}  # player id -> the games they talked in
         self._reactions: dict[str, dict[tuple[str, str], str]] = {}  # game -> (target, player) -> reaction
         self._muted: dict[str, dict[str, str]] = {}  # player -> muted player -> when
+        self._blocked: dict[str, dict[str, str]] = {}  # player -> blocked player -> when
+        self._read: dict[str, dict[str, str]] = {}  # player -> game -> the last message id read
         # (game, message, reporter) -> (reason, when): what the table keeps beside the message
         self.reports: dict[tuple[str, str, str], tuple[str, str]] = {}
 
@@ -113,10 +115,57 @@ class MemoryTalkStore:
         with self._lock:
             return {p for p in among if author_id in self._muted.get(p, {})}
 
-    def erase_player(self, player_id: str) -> int:
-        """The pointers and mutes go with the player's partition (not a port method: MemoryTable calls it)."""
+    def mark_read(self, player_id: str, game_id: str, message_id: str) -> bool:
         with self._lock:
-            return len(self._talked.pop(player_id, set())) + len(self._muted.pop(player_id, {}))
+            marks = self._read.setdefault(player_id, {})
+            if marks.get(game_id, "") >= message_id:
+                return False
+            marks[game_id] = message_id
+            return True
+
+    def read_marks(self, player_id: str) -> dict[str, str]:
+        with self._lock:
+            return dict(self._read.get(player_id, {}))
+
+    def authors_after(self, game_id: str, after: str, *, limit: int) -> list[str]:
+        with self._lock:
+            found = sorted(self._games.get(game_id, {}).items())
+            return [m.author_id for i, (m, _) in found if i > after][:limit]
+
+    def block_player(self, player_id: str, blocked_id: str, *, at: str) -> None:
+        with self._lock:
+            self._muted.setdefault(player_id, {})[blocked_id] = at
+            self._blocked.setdefault(player_id, {})[blocked_id] = at
+
+    def unblock_player(self, player_id: str, blocked_id: str) -> bool:
+        with self._lock:
+            self._muted.get(player_id, {}).pop(blocked_id, None)
+            return self._blocked.get(player_id, {}).pop(blocked_id, None) is not None
+
+    def blocked_players(self, player_id: str) -> list[str]:
+        with self._lock:
+            return sorted(self._blocked.get(player_id, {}))
+
+    def blocks_between(self, player_id: str, others: Sequence[str]) -> set[tuple[str, str]]:
+        with self._lock:
+            return {
+                pair
+                for o in others
+                if o != player_id
+                for pair in ((player_id, o), (o, player_id))
+                if pair[1] in self._blocked.get(pair[0], {})
+            }
+
+    def erase_player(self, player_id: str) -> int:
+        """The pointers, mutes and blocks go with the player's partition (not a port method: MemoryTable
+        calls it)."""
+        with self._lock:
+            return (
+                len(self._talked.pop(player_id, set()))
+                + len(self._muted.pop(player_id, {}))
+                + len(self._blocked.pop(player_id, {}))
+                + len(self._read.pop(player_id, {}))
+            )
 
     def expiry(self, game_id: str) -> dict[str, int | None]:
         """message id -> expires_at of every message of the game (not a port method)."""

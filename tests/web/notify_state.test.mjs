@@ -11,6 +11,7 @@ const SAVED = {
   quiet_hours: null,
   channels: { email: ["your_turn", "reminder", "game_over"], web_push: ["your_turn"], device_push: [] },
   digest: null,
+  digest_talk: true,
 };
 
 describe("the time zone", () => {
@@ -34,6 +35,11 @@ describe("the form and the body it puts", () => {
     const body = ns.preferencesBody(values);
     assert.deepEqual(body.quiet_hours, { start: "23:00", end: "07:30" });
     assert.equal(body.digest, 9);
+  });
+  test("the digest counts unread table talk unless the player turned it off", () => {
+    assert.equal(ns.formValues({ ...SAVED, digest_talk: undefined }, "UTC").digestTalk, true);
+    const values = { ...ns.formValues(SAVED, "UTC"), digestTalk: false };
+    assert.equal(ns.preferencesBody(values).digest_talk, false);
   });
   test("kinds are listed in the API's order whatever order they were ticked in", () => {
     const values = ns.formValues(SAVED, "UTC");

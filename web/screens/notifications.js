@@ -94,6 +94,7 @@ function preferencesForm(prefs, shown) {
       h("option", { value: String(hour), selected: hour === start.digestHour }, `${String(hour).padStart(2, "0")}:00`),
     ),
   );
+  const [digestTalk, digestTalkRow] = checkbox("notify-digest-talk", "In it, count the table talk you have not read", start.digestTalk);
   const save = h("button", { type: "submit", id: "notify-save" }, "Save");
 
   function values() {
@@ -113,6 +114,7 @@ function preferencesForm(prefs, shown) {
       channels,
       digest: digest.checked,
       digestHour: digestHour.value,
+      digestTalk: digestTalk.checked,
     };
   }
 
@@ -159,6 +161,7 @@ function preferencesForm(prefs, shown) {
         ),
     digestRow,
     digestHour,
+    digestTalkRow,
     h("div", {}, save),
   );
 }

@@ -45,6 +45,10 @@ class AccountData:
     messages: list[MessageRecord] = field(default_factory=list)
     # The players whose table talk they hid (app.talk.mutes).
     muted_players: list[str] = field(default_factory=list)
+    # The players they blocked (app.talk.blocks).
+    blocked_players: list[str] = field(default_factory=list)
+    # Game id -> the last message they read there, whence the digest counts unread talk.
+    talk_read: dict[str, str] = field(default_factory=dict)
 
 
 def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
@@ -90,4 +94,6 @@ def export(services: Exporting, signed: SignedIn) -> AccountData:
         described=services.decks.descriptions_of(custom) if custom else {},
         messages=sorted(services.talk.messages_by(player_id), key=lambda m: (m.posted_at, m.message_id)),
         muted_players=sorted(services.talk.muted_players(player_id)),
+        blocked_players=sorted(services.talk.blocked_players(player_id)),
+        talk_read=dict(sorted(services.talk.read_marks(player_id).items())),
     )

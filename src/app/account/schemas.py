@@ -166,6 +166,16 @@ class AccountExport(Schema):
     muted_players: list[str] = doc(
         "The players whose table talk is hidden from you, by id", [OTHER_ID], default_factory=list
     )
+    blocked_players: list[str] = doc(
+        "The players you blocked, by id (muted too, and kept from your public tables)",
+        [OTHER_ID],
+        default_factory=list,
+    )
+    talk_read: dict[str, str] = doc(
+        "Per game, the last table-talk message you read (the digest counts unread talk from there)",
+        {GAME_ID: "m_1796031000000a1b2c3d4"},
+        default_factory=dict,
+    )
 
 
 def _game(data: GameData, player_id: str, images: CardImages, described: Mapping[str, str]) -> ExportedGame:
@@ -213,4 +223,6 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         personal_tokens=[personal_token_out(t) for t in data.personal_tokens],
         messages=[message_out(m, stored=True) for m in data.messages],
         muted_players=data.muted_players,
+        blocked_players=data.blocked_players,
+        talk_read=data.talk_read,
     )

@@ -34,9 +34,11 @@ class SweepPorts(Moving, FeedWriting, Enqueueing, Releasing, Protocol):
     the webhooks), and the notifications held through quiet hours (app.notify.holding)."""
 
 
-class ErasePorts(Playing, Notifications, Talk, Protocol):
+class ErasePorts(Talk, Playing, Notifications, Protocol):
     """Erasing an account: the games its inbox names (left or renamed through the move path), its
     table-talk messages' text, its push endpoints, its digest entry, and its partition."""
+
+    # Talk first: its whole `talk` store stands for the blocks-only view a join (Playing) reads.
 
     push: PushChannel
     digests: DigestIndex

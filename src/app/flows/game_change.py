@@ -89,7 +89,18 @@ def on_game_change(ports: ChangePorts, change: GameChange, delivery: Callable[[]
     if talk_expiry.expire_at_the_end(ports, old, new):
         count("GameTalkExpirySet")
     announce_live(ports, change)
-    notify(delivery, changes(old, new) + invitations(finished, new, change.invite_code))
+    invited = unblocked(ports, new, invitations(finished, new, change.invite_code))
+    notify(delivery, changes(old, new) + invited)
+
+
+def unblocked(ports: ChangePorts, new: GameState | None, invites: list[Notification]) -> list[Notification]:
+    """A rematch's invitations less those a block between its opener and the invitee refuses, quietly:
+    neither is told (one batch read, and only when a rematch lobby has just opened)."""
+    if not invites or new is None:
+        return invites
+    blocks = ports.talk.blocks_between(new.host_id, [n.player_id for n in invites])
+    apart = {player for pair in blocks for player in pair} - {new.host_id}
+    return [n for n in invites if n.player_id not in apart]
 
 
 class LiveNotQueued(StoreUnavailable):

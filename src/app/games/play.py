@@ -19,6 +19,7 @@ from app.games.idempotency import RequestKey
 from app.games.ports import Moving, Playing
 from app.games.reading import (
     OPEN_GAMES_LIMIT,
+    bad_invite_code,
     check_invite,
     finished_games,
     game_stamp,
@@ -43,6 +44,7 @@ from app.games.writing import (
     written_by,
 )
 from dixit import engine
+from dixit.blocks import SeatBar, seat_bar
 from dixit.engine import Applied
 from dixit.moves import Join, Move, TakeSeat
 from dixit.quiet_hours import SeatQuiet
@@ -173,10 +175,15 @@ def play(
     `key`, the move applies at most once and its answer is stored with it (and replayed).
     """
 
+    seating = isinstance(move, Join | TakeSeat)
+    blocks: dict[frozenset[str], set[tuple[str, str]]] = {}  # by the table asked about: a retry reads none
+
     def judge(record: GameRecord) -> Step:
         # Who may act comes before what the game is doing: a stranger to a private game learns nothing
         # of its phase or version, only what a view would have told them.
         _check_member(record, player, move, invite_code)
+        if seating and record.state.player(player.player_id) is None:
+            _check_blocks(services, record, player, blocks)
         if expected_version is not None and record.version != expected_version:
             raise StaleVersion(record.version)
         now = services.now_epoch()
@@ -218,6 +225,34 @@ def _check_member(record: GameRecord, player: PlayerRecord, move: Move, invite_c
     check_invite(record, invite_code)
     if player.player_id in record.invite_barred:
         raise Forbidden("invite_revoked", "you left this game: ask the host for a fresh invite code")
+
+
+def _check_blocks(
+    services: Playing,
+    record: GameRecord,
+    player: PlayerRecord,
+    known: dict[frozenset[str], set[tuple[str, str]]],
+) -> None:
+    """Refuse a seat a block keeps the player from (dixit.blocks): one batch read, at a join alone."""
+    private = record.visibility is Visibility.PRIVATE
+    asked = frozenset([record.state.host_id] if private else record.state.player_ids)
+    if asked not in known:
+        known[asked] = services.talk.blocks_between(player.player_id, sorted(asked))
+    bar = seat_bar(
+        player.player_id,
+        host_id=record.state.host_id,
+        seated=record.state.player_ids,
+        blocks=known[asked],
+        private=private,
+    )
+    if bar is SeatBar.QUIET:
+        # Word for word a stale code's answer: the newcomer never learns that the host blocked them.
+        raise bad_invite_code()
+    if bar is SeatBar.BLOCKED:
+        raise Forbidden(
+            "player_blocked",
+            "a block between you and a player at this table keeps you from joining it (see your blocks)",
+        )
 
 
 def rotate_invite(services: Moving, player: PlayerRecord, game_id: str) -> Played:

@@ -179,7 +179,20 @@ class Moving(Answering, RetryBudget, Protocol):
     """Every write of a game: load, judge, save conditionally, retry within the budget (app.games.writing)."""
 
 
-class Playing(Moving, Seating, Protocol):
+class BlockLookup(Protocol):
+    def blocks_between(self, player_id: str, others: Sequence[str]) -> set[tuple[str, str]]:
+        """Every block between `player_id` and one of `others`, either way, as (blocker, blocked)."""
+        ...
+
+
+class Blocking(Protocol):
+    """Blocks between players, kept by table talk's store (app.talk.blocks), read at a join alone."""
+
+    @property
+    def talk(self) -> BlockLookup: ...
+
+
+class Playing(Moving, Seating, Blocking, Protocol):
     """A player's own game: creating it, moving in it, with the quotas, and keeping a seated player."""
 
     players: PlayerStore

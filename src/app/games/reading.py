@@ -90,7 +90,11 @@ def check_invite(record: GameRecord, invite_code: str | None) -> None:
         raise Forbidden("invite_required", "this game is private: an invite_code is needed")
     # Bytes: compare_digest refuses non-ASCII str, and an invite code is whatever the client sent.
     if not secrets.compare_digest(invite_code.encode(), record.invite_code.encode()):
-        raise Forbidden("bad_invite_code", "that invite code does not open this game")
+        raise bad_invite_code()
+
+
+def bad_invite_code() -> Forbidden:
+    return Forbidden("bad_invite_code", "that invite code does not open this game")
 
 
 def inbox(services: Inbox, player: PlayerRecord) -> InboxPage:

@@ -160,7 +160,22 @@ class Releasing(Games, Notifications, Protocol):
     players: PlayerStore
 
 
-class Digesting(DigestFiling, Suppressing, Inbox, Notifications, Settled, Protocol):
+class UnreadTalk(Protocol):
+    """What the digest reads of table talk to count what a player has not read (kept by app.talk)."""
+
+    def read_marks(self, player_id: str) -> dict[str, str]: ...
+
+    def authors_after(self, game_id: str, after: str, *, limit: int) -> list[str]: ...
+
+    def muted_players(self, player_id: str) -> list[str]: ...
+
+
+class TalkReading(Protocol):
+    @property
+    def talk(self) -> UnreadTalk: ...
+
+
+class Digesting(DigestFiling, Suppressing, Inbox, Notifications, Settled, TalkReading, Protocol):
     """The daily digest: due players, their preferences, their games, their mail (app.notify.email.digest)."""
 
     players: PlayerStore

@@ -73,6 +73,8 @@ class NotificationPreferences:
     # Every channel is listed; one the player emptied gets nothing.
     channels: Mapping[Channel, frozenset[Kind]] = field(default_factory=all_channels, hash=False)
     digest_hour: int | None = None  # local hour of the daily digest email; None: no digest
+    # Whether the digest counts each game's unread table talk (docs/table-talk.md); on unless turned off.
+    digest_talk: bool = True
     # Per unsubscribe scope, how many times the player turned it back on: a link binds the generation it
     # was mailed under, so an old link cannot stop again what the player chose to hear (missing: 0).
     link_generations: Mapping[UnsubscribeScope, int] = field(default_factory=dict, hash=False)
@@ -183,6 +185,11 @@ def updated(current: NotificationPreferences, changes: Mapping[str, object]) -> 
         found = replace(found, channels=parse_channels(changes["channels"], found.channels))
     if "digest" in changes:
         found = replace(found, digest_hour=parse_digest(changes["digest"]))
+    if "digest_talk" in changes:
+        digest_talk = changes["digest_talk"]
+        if not isinstance(digest_talk, bool):
+            raise InvalidInput("invalid_digest_talk", "digest_talk must be true or false")
+        found = replace(found, digest_talk=digest_talk)
     return _links_renewed(current, found)
 
 
@@ -211,4 +218,5 @@ def to_body(preferences: NotificationPreferences) -> dict[str, object]:
             for channel in Channel
         },
         "digest": preferences.digest_hour,
+        "digest_talk": preferences.digest_talk,
     }

@@ -132,6 +132,12 @@ class SetPreferences(Request):
         8,
         default=None,
     )
+    digest_talk: bool = doc(
+        "true (the default): the digest counts each game's table-talk messages you have not read; false: "
+        "it leaves table talk out (invalid_digest_talk otherwise)",
+        False,
+        default=None,
+    )
 
 
 class QuietHoursOut(Schema):
@@ -154,3 +160,4 @@ class PreferencesOut(Schema):
         {"email": _ALL_KINDS, "web_push": _ALL_KINDS, "device_push": _ALL_KINDS},
     )
     digest: int | None = doc("The local hour of the daily digest email, or null for none", None)
+    digest_talk: bool = doc("Whether the digest counts each game's unread table talk", True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from app.core import rates
 from app.core.errors import Forbidden, InvalidInput
 from app.core.records import PlayerRecord
+from app.core.telemetry import logger
 from app.games.reading import load_game, visible_game
 from app.talk import limits
 from app.talk.expiry import expiry_of_a_message_in
@@ -83,6 +84,15 @@ class MessagePage:
     viewer_is_host: bool = False  # the host alone learns which messages were reported
 
 
+def _mark_read(ports: Talking, player_id: str, game_id: str, newest: str) -> None:
+    """A seated player read the newest page: the daily digest counts unread talk from here. One small
+    conditional write, landing only when it moves forward; a fault costs a digest's count, never the read."""
+    try:
+        ports.talk.mark_read(player_id, game_id, newest)
+    except Exception:
+        logger.warning("could not note how far the talk was read", extra={"game_id": game_id})
+
+
 def check_cursor(before: str | None) -> str:
     if not before:
         return ""
@@ -104,6 +114,8 @@ def list_messages(
     more = len(found) > limit
     state = record.state
     muted = set(ports.talk.muted_players(viewer.player_id)) if page else set()
+    if not start and page and state.player(viewer.player_id) is not None:
+        _mark_read(ports, viewer.player_id, game_id, page[0].message_id)
     return MessagePage(
         messages=page,
         next_before=page[-1].message_id if more else None,

@@ -81,6 +81,38 @@ class TalkStore(Protocol):
         """Which of `among` muted `author_id` (one batch read, for telling a table of a message)."""
         ...
 
+    def mark_read(self, player_id: str, game_id: str, message_id: str) -> bool:
+        """Note that the player read the game's talk up to `message_id` (`PLAYER#<id>` / `READ#<game>`),
+        only if that moves their marker forward: one small read, and one small conditional write only when
+        it moves; whether it moved."""
+        ...
+
+    def read_marks(self, player_id: str) -> dict[str, str]:
+        """game id -> the last message id the player read there (one query of their partition)."""
+        ...
+
+    def authors_after(self, game_id: str, after: str, *, limit: int) -> list[str]:
+        """Who wrote each of the game's messages after `after` ('' for all), at most `limit` of them."""
+        ...
+
+    def block_player(self, player_id: str, blocked_id: str, *, at: str) -> None:
+        """`player_id` blocks `blocked_id`: the block and a mute of them (kept in `player_id`'s partition),
+        so every read of mutes hides a blocked player's words with no read of its own."""
+        ...
+
+    def unblock_player(self, player_id: str, blocked_id: str) -> bool:
+        """Take the block back, and the mute it brought; whether they were blocked."""
+        ...
+
+    def blocked_players(self, player_id: str) -> list[str]:
+        """Whom the player blocked, by id."""
+        ...
+
+    def blocks_between(self, player_id: str, others: Sequence[str]) -> set[tuple[str, str]]:
+        """Every block between `player_id` and one of `others`, either way, as (blocker, blocked) pairs (one
+        batch read, at a join)."""
+        ...
+
 
 class Talk(Protocol):
     talk: TalkStore

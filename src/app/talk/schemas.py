@@ -141,6 +141,13 @@ class MutedOut(Schema):
     muted: list[str] = doc("The players whose messages are hidden from you, by id", ["p_8e7d6c5b4a392817"])
 
 
+class BlockedOut(Schema):
+    blocked: list[str] = doc(
+        "The players you blocked, by id (muted for you, and kept from your public tables)",
+        ["p_8e7d6c5b4a392817"],
+    )
+
+
 class ReportMessage(Request):
     reason: Literal["spoiler", "abuse", "spam", "other"] = doc(
         "Why: one of a fixed list (a report carries no words of its own)", "spoiler"

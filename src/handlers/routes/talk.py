@@ -9,8 +9,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.request import Request
 
 from app.flows import table_talk
-from app.talk import messages, mutes, reactions, reports
+from app.talk import blocks, messages, mutes, reactions, reports
 from app.talk.schemas import (
+    BlockedOut,
     MessageOut,
     MessagePageOut,
     MutedOut,
@@ -141,6 +142,43 @@ def unmute(
     player_id: Annotated[str, Path(max_length=64)], player: Caller, adapters: Adapters
 ) -> Response[None]:
     mutes.unmute(adapters, player, player_id)
+    return done()
+
+
+@endpoint(
+    "listBlockedPlayers",
+    summary="The players you blocked",
+    **answers({200: {"description": "Whom you blocked"}}, 401, 403),
+)
+def blocked(player: Caller, adapters: Adapters) -> Response[BlockedOut]:
+    return json_response(BlockedOut(blocked=blocks.blocked(adapters, player)))
+
+
+@endpoint(
+    "blockPlayer",
+    summary="Block a player: muted for you, and neither of you joins a public table the other sits at",
+    description="Yours alone: they are not told. A join refused by a block is 403 `player_blocked`; their "
+    "private game's invitation seats you no more, and yours no longer seats them, answered as a stale "
+    "invite code (`bad_invite_code`). 422 `cannot_block_yourself`, 404 `player_not_found`, 409 "
+    f"`too_many_blocks` past {blocks.MAX_BLOCKED}. Unblocking unmutes them too.",
+    **answers(no_content("Blocked"), 401, 403, 404, 409),
+)
+def block(
+    player_id: Annotated[str, Path(max_length=64)], player: Caller, adapters: Adapters
+) -> Response[None]:
+    blocks.block(adapters, player, player_id)
+    return done()
+
+
+@endpoint(
+    "unblockPlayer",
+    summary="Unblock a player (and unmute them): tables and their talk are open between you again",
+    **answers(no_content("Not blocked (any more)"), 401, 403),
+)
+def unblock(
+    player_id: Annotated[str, Path(max_length=64)], player: Caller, adapters: Adapters
+) -> Response[None]:
+    blocks.unblock(adapters, player, player_id)
     return done()
 
 

@@ -44,6 +44,7 @@ EXPECTED_REFUSALS = {
     "report_message": (404, "message_not_found"),
     "hide_message": (404, "message_not_found"),
     "mute_player": (404, "player_not_found"),
+    "block_player": (404, "player_not_found"),
 }
 SAMPLE_WEBHOOK = "wh_0123456789abcdef"
 

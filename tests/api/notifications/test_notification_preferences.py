@@ -22,6 +22,7 @@ DEFAULTS = {
     "quiet_hours": None,
     "channels": {"email": ALL, "web_push": ALL, "device_push": ALL},
     "digest": None,
+    "digest_talk": True,
 }
 
 
@@ -103,6 +104,7 @@ def test_an_emptied_channel_is_kept_empty(players: list[Client]) -> None:
         ({"digest": 24}, "invalid_digest"),
         ({"digest": -1}, "invalid_digest"),
         ({"muted": None}, "validation_error"),
+        ({"digest_talk": None}, "validation_error"),
     ],
 )
 def test_a_value_that_cannot_be_kept_is_refused_with_its_code_and_nothing_is_saved(

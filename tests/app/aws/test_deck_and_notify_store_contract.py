@@ -147,6 +147,7 @@ def test_preferences_are_kept_whole_and_saving_them_leaves_the_game_mutes_alone(
             Channel.DEVICE_PUSH: frozenset({Kind.YOUR_TURN, Kind.REMINDER}),
         },
         digest_hour=7,
+        digest_talk=False,
         link_generations={UnsubscribeScope.EMAIL: 2},
     )
     store.save_preferences("p_1", chosen)
@@ -157,6 +158,7 @@ def test_preferences_are_kept_whole_and_saving_them_leaves_the_game_mutes_alone(
         quiet_hours=QuietHours.parse("22:00", "08:00"),
         channels=chosen.channels,
         digest_hour=7,
+        digest_talk=False,
         link_generations={UnsubscribeScope.EMAIL: 2},
     )
     store.save_preferences("p_1", NotificationPreferences())

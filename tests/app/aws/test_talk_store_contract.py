@@ -151,6 +151,47 @@ def test_mutes_are_the_players_own_and_go_with_their_partition(store: Any) -> No
     assert store.muted_players("p_dan") == ["p_bob"]
 
 
+def test_a_block_mutes_too_is_found_from_either_side_and_goes_with_the_blockers_partition(store: Any) -> None:
+    store.create_player(PlayerRecord("p_ada", "Ada", "hash", STAMP))
+    store.block_player("p_ada", "p_bob", at=STAMP)
+    store.block_player("p_cy", "p_ada", at=STAMP)
+    assert store.blocked_players("p_ada") == ["p_bob"]
+    assert store.muted_players("p_ada") == ["p_bob"]  # blocked: muted too, with no read of its own
+    # Either way round, in one read: Ada blocked Bob, Cy blocked Ada; Dan and Ada herself are not blocks.
+    assert store.blocks_between("p_ada", ["p_bob", "p_cy", "p_dan", "p_ada"]) == {
+        ("p_ada", "p_bob"),
+        ("p_cy", "p_ada"),
+    }
+    assert store.blocks_between("p_bob", ["p_ada", "p_cy"]) == {("p_ada", "p_bob")}
+    assert store.blocks_between("p_dan", ["p_ada"]) == set()
+    assert store.blocks_between("p_ada", []) == set()
+    assert store.unblock_player("p_ada", "p_bob")
+    assert not store.unblock_player("p_ada", "p_bob")
+    assert store.blocked_players("p_ada") == []
+    assert store.muted_players("p_ada") == []  # the mute the block brought goes with it
+    store.block_player("p_ada", "p_eve", at=STAMP)
+    store.delete_player_data("p_ada")
+    assert store.blocked_players("p_ada") == []
+    assert store.blocks_between("p_cy", ["p_ada"]) == {("p_cy", "p_ada")}  # Cy's list is Cy's own
+
+
+def test_a_read_marker_only_moves_forward_and_counts_what_came_after(store: Any) -> None:
+    for n in range(1, 5):
+        store.put_message(message(n, "p_bob" if n % 2 else "p_cy"), expires_at=None)
+    assert store.read_marks("p_ada") == {}
+    assert store.authors_after(GAME, "", limit=10) == ["p_bob", "p_cy", "p_bob", "p_cy"]
+    assert store.mark_read("p_ada", GAME, message(2).message_id)
+    assert not store.mark_read("p_ada", GAME, message(1).message_id)  # an older page: never back
+    assert not store.mark_read("p_ada", GAME, message(2).message_id)  # the same: no write lands
+    assert store.read_marks("p_ada") == {GAME: message(2).message_id}
+    assert store.authors_after(GAME, message(2).message_id, limit=10) == ["p_bob", "p_cy"]
+    assert store.authors_after(GAME, message(2).message_id, limit=1) == ["p_bob"]
+    assert store.authors_after(OTHER_GAME, "", limit=10) == []
+    store.create_player(PlayerRecord("p_ada", "Ada", "hash", STAMP))
+    store.delete_player_data("p_ada")
+    assert store.read_marks("p_ada") == {}
+
+
 def test_a_report_is_kept_once_per_reporter_and_marks_the_message_and_the_host_hides_it(store: Any) -> None:
     store.put_message(message(1), expires_at=None)
     target = message(1).message_id

@@ -65,6 +65,8 @@ def _preferences_from_item(item: dict[str, Any]) -> NotificationPreferences:
         quiet_hours=None if quiet is None else QuietHours.parse(quiet[0]["S"], quiet[1]["S"]),
         channels=channels,
         digest_hour=None if digest is None else int(digest),
+        # Stored only when turned off, so every item written before it reads as on.
+        digest_talk="digest_talk_off" not in item,
         link_generations={
             UnsubscribeScope(name): int(value["N"])
             for name, value in item.get("link_generations", {}).get("M", {}).items()
@@ -104,6 +106,11 @@ class DynamoNotificationStore(TableAdapter):
         else:
             sets.append("digest_hour = :digest")
             values[":digest"] = {"N": str(preferences.digest_hour)}
+        if preferences.digest_talk:
+            removes.append("digest_talk_off")
+        else:
+            sets.append("digest_talk_off = :talk_off")
+            values[":talk_off"] = {"BOOL": True}
         if not preferences.link_generations:
             removes.append("link_generations")
         else:

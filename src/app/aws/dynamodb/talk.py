@@ -19,6 +19,10 @@ _PREFIX = "TALK#"
 _REACTION = "REACT#"
 # Whom a player muted: `PLAYER#<player_id>` / `MUTED#<muted_id>`, gone with their partition.
 _MUTED = "MUTED#"
+# Whom a player blocked: `PLAYER#<player_id>` / `BLOCKED#<blocked_id>`, beside the mute a block brings.
+_BLOCKED = "BLOCKED#"
+# How far a player read a game's talk: `PLAYER#<player_id>` / `READ#<game_id>`, `message_id`.
+_READ = "READ#"
 # A report: `REPORT#<message_id>#<reporter_id>` under the game, beside the message it names.
 _REPORT = "REPORT#"
 
@@ -194,6 +198,100 @@ class DynamoTalkStore(TableAdapter):
         return {
             item["pk"]["S"].removeprefix("PLAYER#")
             for item in self.batch_get(keys, ProjectionExpression="pk")
+        }
+
+    def mark_read(self, player_id: str, game_id: str, message_id: str) -> bool:
+        key = {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_READ}{game_id}"}}
+        # Read first (an eventually consistent half unit): a page read again, the most common case, then
+        # writes nothing at all, where a failed conditional write would still be billed a write unit.
+        seen = self.client.get_item(TableName=self.table_name, Key=key, ProjectionExpression="message_id")
+        if seen.get("Item", {}).get("message_id", {}).get("S", "") >= message_id:
+            return False
+        return written_if_condition_held(
+            self.client.update_item,
+            TableName=self.table_name,
+            Key=key,
+            UpdateExpression="SET message_id = :m",
+            # Ids sort by time: a page read on another device, or an older one, never moves it back.
+            ConditionExpression="attribute_not_exists(message_id) OR message_id < :m",
+            ExpressionAttributeValues={":m": {"S": message_id}},
+        )
+
+    def read_marks(self, player_id: str) -> dict[str, str]:
+        return {
+            item["sk"]["S"].removeprefix(_READ): item["message_id"]["S"]
+            for item in self.query_all(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": _READ}},
+            )
+        }
+
+    def authors_after(self, game_id: str, after: str, *, limit: int) -> list[str]:
+        response = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :first AND :last",
+            ExpressionAttributeValues={
+                ":pk": {"S": f"GAME#{game_id}"},
+                ":first": {"S": f"{_PREFIX}{after}"},
+                ":last": {"S": f"{_PREFIX}~"},
+            },
+            ProjectionExpression="sk, author_id",
+            Limit=limit + 1,
+        )
+        # BETWEEN is inclusive: the message read last is not one after it.
+        return [
+            item["author_id"]["S"]
+            for item in response.get("Items", [])
+            if item["sk"]["S"] != f"{_PREFIX}{after}"
+        ][:limit]
+
+    def block_player(self, player_id: str, blocked_id: str, *, at: str) -> None:
+        # The mute first: a block is never stored without the mute that hides the blocked player's words.
+        self.mute_player(player_id, blocked_id, at=at)
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": f"PLAYER#{player_id}"},
+                "sk": {"S": f"{_BLOCKED}{blocked_id}"},
+                "blocked_at": {"S": at},
+            },
+        )
+
+    def unblock_player(self, player_id: str, blocked_id: str) -> bool:
+        response = self.client.delete_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_BLOCKED}{blocked_id}"}},
+            ReturnValues="ALL_OLD",
+        )
+        self.unmute_player(player_id, blocked_id)
+        return "Attributes" in response
+
+    def blocked_players(self, player_id: str) -> list[str]:
+        return [
+            item["sk"]["S"].removeprefix(_BLOCKED)
+            for item in self.query_all(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": _BLOCKED}},
+                ProjectionExpression="sk",
+            )
+        ]
+
+    def blocks_between(self, player_id: str, others: Sequence[str]) -> set[tuple[str, str]]:
+        # Both directions in one batch: each other's block of the player, and the player's of each other.
+        unique = [p for p in dict.fromkeys(others) if p != player_id]
+        keys = [
+            key
+            for other in unique
+            for key in (
+                {"pk": {"S": f"PLAYER#{other}"}, "sk": {"S": f"{_BLOCKED}{player_id}"}},
+                {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"{_BLOCKED}{other}"}},
+            )
+        ]
+        if not keys:
+            return set()
+        return {
+            (item["pk"]["S"].removeprefix("PLAYER#"), item["sk"]["S"].removeprefix(_BLOCKED))
+            for item in self.batch_get(keys, ProjectionExpression="pk, sk")
         }
 
     def _games_talked_in(self, player_id: str) -> list[str]:

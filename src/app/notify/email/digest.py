@@ -14,9 +14,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+from app.core.records import Membership
 from app.core.telemetry import count, logger
 from app.notify.email import unsubscribe
 from app.notify.email.digest_schedule import DIGEST_SHARDS, due_now, entry_for, local_day
+from app.notify.email.digest_talk import unread_counts
 from app.notify.email.mail import MailNotConfigured, MailRefused, MailUnavailable, Suppressed
 from app.notify.email.ports import DigestEntry
 from app.notify.email.turn_mail import digest_mail
@@ -75,6 +77,15 @@ def send_digests(services: Digesting, at: datetime, *, remaining_ms: Callable[[]
     return report
 
 
+def _unread(services: Digesting, player_id: str, games: list[Membership]) -> dict[str, int]:
+    """Each game's unread talk; a fault there leaves talk out of this digest rather than the digest out."""
+    try:
+        return unread_counts(services.talk, player_id, [m.game_id for m in games])
+    except Exception:
+        logger.warning("the digest left table talk out", extra={"player_id": player_id})
+        return {}
+
+
 def _refile(services: DigestFiling, entry: DigestEntry, after: datetime, report: DigestReport) -> None:
     upcoming = entry_for(entry.player_id, entry.time_zone, entry.hour, after)
     if upcoming != entry:
@@ -129,12 +140,13 @@ def _send(
         int(hour.timestamp()),
     )
     link = unsubscribe.link(services.settings, token)
-    waiting = [
-        m
-        for m in services.inbox.active_memberships(player.player_id)
-        if m.your_turn and not preferences.mutes(m.game_id)
+    games = [
+        m for m in services.inbox.active_memberships(player.player_id) if not preferences.mutes(m.game_id)
     ]
-    if not waiting:
+    waiting = [m for m in games if m.your_turn]
+    unread = _unread(services, player.player_id, games) if preferences.digest_talk else {}
+    talking = [m for m in games if not m.your_turn and m.game_id in unread]
+    if not waiting and not talking:
         report.nothing_waiting += 1
         return
     day = local_day(entry.time_zone, hour).isoformat()
@@ -155,6 +167,8 @@ def _send(
         time_zone=entry.time_zone,
         web_base_url=services.settings.web_base_url,
         unsubscribe_url=link,
+        unread=unread,
+        talking=talking,
     )
     try:
         services.mailer.send(mail)

@@ -10,7 +10,7 @@ the caller gives the time zone, the links and the image URLs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from app.core.records import Membership
 from app.notify.email import unsubscribe
+from app.notify.email.digest_talk import unread_text
 from app.notify.email.mail import Mail
 from app.notify.headline import headline
 from app.notify.messages import Kind, Notification, rematch_waits
@@ -223,24 +224,40 @@ def digest_mail(
     time_zone: str,
     web_base_url: str,
     unsubscribe_url: str,
+    unread: Mapping[str, int] | None = None,
+    talking: Sequence[Membership] = (),
 ) -> Mail:
-    """One mail listing every game waiting on the player, soonest deadline first."""
+    """One mail listing every game waiting on the player, soonest deadline first, each with its unread
+    table talk (`unread`, by game id); then the other games (`talking`) whose talk they have not read."""
+    unread = unread or {}
     ordered = sorted(entries, key=lambda e: (e.deadline is None, e.deadline or 0, e.game_id))
     count = len(ordered)
-    subject = f"{count} Dixit game{'s' if count != 1 else ''} waiting for you"
-    blocks: list[Block] = [
-        Para(f"{count} of your Dixit games {'are' if count != 1 else 'is'} waiting for you:")
-    ]
+    if count:
+        subject = f"{count} Dixit game{'s' if count != 1 else ''} waiting for you"
+        blocks: list[Block] = [
+            Para(f"{count} of your Dixit games {'are' if count != 1 else 'is'} waiting for you:")
+        ]
+    else:
+        subject = f"Table talk in {len(talking)} of your Dixit games"
+        blocks = []
     for number, entry in enumerate(ordered, start=1):
         others = ", ".join(w.name for w in entry.waiting if w.player_id != entry.player_id)
         due = "" if entry.deadline is None else f", due by {local_time(entry.deadline, time_zone)}"
         round_text = "" if entry.round_number is None else f" round {entry.round_number}"
         also = f" (also waiting on {others})" if others else ""
+        also += f"; {unread_text(unread[entry.game_id])}" if unread.get(entry.game_id) else ""
         blocks.append(
             Link(
                 f"{number}. A {entry.player_count}-player game,{round_text} {entry.phase.value}{due}{also}",
                 play_link(web_base_url, entry.game_id),
             )
         )
+    if talking:
+        blocks.append(Para("Table talk you have not read yet:"))
+        for entry in sorted(talking, key=lambda e: e.game_id):
+            name = entry.title or f"A {entry.player_count}-player game"
+            blocks.append(
+                Link(f"{name}: {unread_text(unread[entry.game_id])}", play_link(web_base_url, entry.game_id))
+            )
     blocks += _footer(unsubscribe_url, "a daily digest")
     return render(blocks, to=to, subject=subject, headers=unsubscribe.headers(unsubscribe_url))
