@@ -3,6 +3,7 @@
 
 import { CardImages } from "./cards.js";
 import { h, replace } from "./dom.js";
+import { LiveGame } from "./live.js";
 import { render } from "./render.js";
 import { countsOf, draftFor, emptyDraft, owesOf, sent, stepOf, withChosen, withClue } from "./state.js";
 import { timeMarks } from "./table_state.js";
@@ -167,7 +168,9 @@ export function gameScreen(gameId, card = null) {
     }
   }
 
-  ui.poll(async () => {
+  // The live channel says when the game changed; the poller fetches it then (and polls when it cannot).
+  let live = null;
+  const poller = ui.poll(async () => {
     const { body, changed, wait } = await api.poll(`/games/${gameId}`);
     const rematch = await rematchPage(body);
     const rematchChanged = JSON.stringify(rematch) !== JSON.stringify(view.rematch);
@@ -186,7 +189,12 @@ export function gameScreen(gameId, card = null) {
     }
     talk.update(game); // the talk changes without the game: asked for again now and then
     // A finished game changes no more: look again now and then only, in case the API says otherwise.
-    return game.phase === "finished" ? Math.max(wait, 60) : wait;
+    const next = game.phase === "finished" ? Math.max(wait, 60) : wait;
+    return live ? live.wait(next) : next;
   });
+  live = new LiveGame(api, gameId, () => poller.now())
+    .on("messages.changed", (message) => message.game_id === gameId && talk.refresh())
+    .start();
+  poller.also(() => live.stop());
   return [root, talk.root];
 }

@@ -10,6 +10,7 @@ export class Poller {
     this.timer = null;
     this.running = false;
     this.failures = 0;
+    this.stops = []; // what ends with this poller (a screen's live channel)
     this.wake = () => {
       if (!document.hidden) this.now();
     };
@@ -23,7 +24,13 @@ export class Poller {
     this.now();
   }
 
+  // `stop` runs when this poller stops (the screen is left).
+  also(stop) {
+    this.stops.push(stop);
+  }
+
   stop() {
+    for (const stop of this.stops.splice(0)) stop();
     this.running = false;
     clearTimeout(this.timer);
     document.removeEventListener("visibilitychange", this.wake);

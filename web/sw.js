@@ -26,6 +26,7 @@ const SHELL = [
   "inbox_state.js",
   "install_state.js",
   "join_state.js",
+  "live.js",
   "notify_state.js",
   "poller.js",
   "push.js",

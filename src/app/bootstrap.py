@@ -174,6 +174,24 @@ def _web_push(settings: AppSettings) -> Any:
     )
 
 
+def _live(table: str) -> Any:
+    from app.aws.dynamodb.live import DynamoLiveStore
+
+    return DynamoLiveStore(table)
+
+
+def _live_queue(settings: AppSettings) -> Any:
+    from app.aws.sqs import SqsLiveQueue
+
+    return SqsLiveQueue(settings.live_queue_url)
+
+
+def _live_socket(settings: AppSettings) -> Any:
+    from app.aws.live_socket import ApiGatewayLiveSocket
+
+    return ApiGatewayLiveSocket(settings.live_endpoint_url)
+
+
 @cache
 def _services_for(settings: AppSettings, generation: int) -> Services:
     table = settings.table_name
@@ -209,6 +227,9 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         send_ledger=_on_first_use(lambda: _send_ledger(table)),
         personal_tokens=_on_first_use(lambda: _personal_tokens(table)),
         talk=_on_first_use(lambda: _talk(table)),
+        live=_on_first_use(lambda: _live(table)),
+        live_queue=_on_first_use(lambda: _live_queue(settings)),
+        live_socket=_on_first_use(lambda: _live_socket(settings)),
     )
 
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from app.decks.ports import DeckStore
     from app.feed.ports import FeedStore
     from app.games.ports import GameStore, InboxStore
+    from app.live.ports import LiveQueue, LiveSocket, LiveStore
     from app.notify.devices.channels import PushChannel
     from app.notify.email.mail import Mailer
     from app.notify.email.ports import DigestIndex, MailLedger
@@ -63,6 +64,10 @@ class Services:
     personal_tokens: PersonalTokenStore
     # Table talk: each game's messages, beside its item.
     talk: TalkStore
+    # The live channel: tickets, connections and watches; its queue; the socket that posts to a connection.
+    live: LiveStore
+    live_queue: LiveQueue
+    live_socket: LiveSocket
     # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

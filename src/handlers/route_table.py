@@ -204,6 +204,7 @@ ROUTES: tuple[Route, ...] = (
         ("PUT", "/players/me/blocks/{player_id}", "blockPlayer", _P),
         ("DELETE", "/players/me/blocks/{player_id}", "unblockPlayer", _P),
     ),
+    *_routes("live", "live", ("POST", "/live/tickets", "createLiveTicket", _R)),
     *_routes(
         "docs",
         "docs",

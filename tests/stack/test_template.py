@@ -99,8 +99,10 @@ def consumers(stack: dict[str, Any], source_type: str) -> dict[str, str]:
 
 
 def webhook_consumer(stack: dict[str, Any]) -> list[tuple[str, str]]:
-    """(function, queue) of the webhook queue's consumer (the outbox's: test_template_outbox)."""
-    return [(f, q) for f, q in consumers(stack, "AWS::SQS::Queue").items() if f != "NotifyDeliveryFunction"]
+    """(function, queue) of the webhook queue's consumer (the outbox's: test_template_outbox; the live
+    channel's: test_template_live)."""
+    others = {"NotifyDeliveryFunction", "LiveDeliveryFunction"}
+    return [(f, q) for f, q in consumers(stack, "AWS::SQS::Queue").items() if f not in others]
 
 
 def scheduled(stack: dict[str, Any]) -> set[str]:

@@ -26,6 +26,7 @@ from tests.fakes.decks import MemoryDeckStore
 from tests.fakes.email import MemoryEmailStore
 from tests.fakes.feed import MemoryFeedStore
 from tests.fakes.games import MemoryGameStore, MemoryInboxStore
+from tests.fakes.live import MemoryLiveQueue, MemoryLiveStore, RecordingLiveSocket
 from tests.fakes.mail import RecordingMailer
 from tests.fakes.mail_ledger import MemoryDigestIndex, MemoryMailLedger
 from tests.fakes.notify import MemoryNotificationStore
@@ -167,6 +168,9 @@ def memory_services(
         send_ledger=ports.send_ledger,
         personal_tokens=ports.personal_tokens,
         talk=ports.talk,
+        live=MemoryLiveStore(),
+        live_queue=MemoryLiveQueue(),
+        live_socket=RecordingLiveSocket(),
     )
     built = replace(built, **overrides) if overrides else built
     if "notification_queue" not in overrides:

@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the API, the AWS twin and the schedules in this process")
     serve.add_argument("--port", type=int, default=3000, help="API port (default 3000; 0 picks a free one)")
+    serve.add_argument(
+        "--live-port", type=int, default=0, help="live channel WebSocket port (default 0: --port + 1)"
+    )
     serve.add_argument("--aws-port", type=int, default=0, help="moto server port (default 0: a free one)")
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     serve.add_argument(
@@ -139,6 +142,7 @@ def serve(args: argparse.Namespace) -> int:
             seed=not args.no_seed,
             seed_decks=tuple(d for d in args.seed_decks.split(",") if d) or None,
             workers=args.workers,
+            live_port=args.live_port,
             # A developer watches several players at once: poll every few seconds, not hourly as deployed.
             parameter_overrides={"PollSeconds": "5", **_parameters(args.parameter_overrides)},
         )

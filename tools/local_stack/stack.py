@@ -31,6 +31,7 @@ from local_stack.clock import CLOCK_PATH, StackClock, clock_app
 from local_stack.environments import ExecutionEnvironments
 from local_stack.events import ACCOUNT_ID
 from local_stack.gateway import Gateway
+from local_stack.live import LIVE_PATH, LiveServer, websocket_function
 from local_stack.mail import LOCAL_EMAIL_FROM, MAILBOX_PATH, Mailbox, MailTap
 from local_stack.push import PUSH_PATH, PushReceiver, generate_vapid_key
 from local_stack.queues import QueuePoller, queue_pollers, report_label
@@ -74,6 +75,8 @@ class ServeOptions:
     web_root: Path | None = REPO_ROOT / "web"
     #: Worker processes running the API handler (Lambda execution environments); 1 runs it in-process.
     workers: int = 1
+    #: The live channel's WebSocket port; 0: the gateway's port + 1 (a free one when that is 0 too).
+    live_port: int = 0
 
 
 def check_port_free(host: str, port: int) -> None:
@@ -223,6 +226,17 @@ def free_port(host: str) -> int:
         return int(probe.getsockname()[1])
 
 
+def _next_port_or_free(host: str, port: int) -> int:
+    """The port after the gateway's (3001 for `make run`), or any free one when that is taken."""
+    if port:
+        try:
+            check_port_free(host, port + 1)
+        except OSError:
+            return free_port(host)
+        return port + 1
+    return free_port(host)
+
+
 class LocalStack:
     """Start and stop every piece of the local stack, in order."""
 
@@ -247,6 +261,7 @@ class LocalStack:
         self.resources: dict[str, str] = {}
         self.environment: dict[str, str] = {}
         self.clock: StackClock | None = None
+        self.live: LiveServer | None = None
         self._seed_stop = threading.Event()
         self._seed_thread: threading.Thread | None = None
 
@@ -315,6 +330,11 @@ class LocalStack:
             # SES sends only from a verified identity; on the twin, creating one verifies it.
             sesv2.create_email_identity(EmailIdentity=self.parameters["EmailFrom"])
         self.clock = StackClock(on_move=self._clock_moved)
+        live_function = websocket_function(template)
+        live_port = 0
+        if live_function in specs:
+            live_port = options.live_port or _next_port_or_free(options.host, options.port)
+            check_port_free(options.host, live_port)
         # The one builder `invoke` uses too, fed from the state file this stack writes.
         self.environment = stack_environment(
             template,
@@ -325,6 +345,8 @@ class LocalStack:
             aws_endpoint_url=self.aws_endpoint_url,
             api_url=f"http://{options.host}:{self.port}",
             clock_file=str(self.clock.path),
+            live_url=f"ws://{options.host}:{live_port}" if live_port else "",
+            live_endpoint_url=f"http://{options.host}:{self.port}{LIVE_PATH}" if live_port else "",
         ).apply()
 
         if "NudgeTopic" in self.resources:
@@ -374,6 +396,16 @@ class LocalStack:
             if trigger.bucket_resource in self.resources and trigger.function in handlers
         ]
         stage = parameter_values(template, options.parameter_overrides).get("Stage", "dev")
+        if live_function is not None and live_function in specs:
+            self.live = LiveServer(
+                specs[live_function],
+                handlers[live_function],
+                host=options.host,
+                port=live_port,
+                stage=stage,
+                region=REGION,
+                report=lambda line: self._say(f"[live] {line}"),
+            ).start()
         gateway = Gateway(
             api_routes(template),
             handlers,
@@ -391,7 +423,11 @@ class LocalStack:
                     else {}
                 ),
             },
-            local_apps={PUSH_PATH: self.push_receiver.handle, CLOCK_PATH: clock_app(self.clock)},
+            local_apps={
+                PUSH_PATH: self.push_receiver.handle,
+                CLOCK_PATH: clock_app(self.clock),
+                **({LIVE_PATH: self.live.handle} if self.live is not None else {}),
+            },
         )
         self.http = GatewayServer(gateway, options.host, self.port).start()
         self.push_receiver.base_url = self.api_url
@@ -483,6 +519,11 @@ class LocalStack:
             f"  Swagger UI     {self.api_url}/docs  (every route, to try by hand)",
             f"  API            {self.api_url}  (try {self.api_url}/decks)",
             f"  API handler    {self._serving()}",
+            *(
+                [f"  live channel   {self.live.url}  (WebSocket; a ticket from POST /live/tickets opens it)"]
+                if self.live is not None
+                else []
+            ),
             f"  AWS twin       {self.aws_endpoint_url}  (moto: DynamoDB, S3, SNS, SQS, SES)",
             f"                 AWS_ENDPOINT_URL={self.aws_endpoint_url} aws dynamodb list-tables",
         ]
@@ -545,6 +586,9 @@ class LocalStack:
         for poller in self.queue_pollers:
             poller.stop()
         self.queue_pollers = []
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
         if self.http is not None:
             self.http.stop()
             self.http = None

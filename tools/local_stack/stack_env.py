@@ -129,8 +129,11 @@ def stack_environment(
     aws_endpoint_url: str = "",
     api_url: str = "",
     clock_file: str = "",
+    live_url: str = "",
+    live_endpoint_url: str = "",
 ) -> StackEnvironment:
-    """The environment of ``specs`` on the twin at ``aws_endpoint_url`` behind the gateway at ``api_url``."""
+    """The environment of ``specs`` on the twin at ``aws_endpoint_url`` behind the gateway at ``api_url``
+    (and its live channel at ``live_url``, managed at ``live_endpoint_url``)."""
     refs = stack_refs(template, resources, parameters=parameters, region=region)
     values: dict[str, str] = {}
     for spec in specs.values():
@@ -148,6 +151,12 @@ def stack_environment(
     if clock_file:
         values[LOCAL_CLOCK_FILE] = clock_file
         forced.add(LOCAL_CLOCK_FILE)
+    # The template names the cloud's WebSocket API (wss://<api>.execute-api…), which the twin has not:
+    # the local stack serves it itself (local_stack.live).
+    for name, value in (("LIVE_URL", live_url), ("LIVE_ENDPOINT_URL", live_endpoint_url)):
+        if value:
+            values[name] = value
+            forced.add(name)
     return StackEnvironment(values, frozenset(forced))
 
 

@@ -123,6 +123,20 @@ def ssm() -> Any:
     return _client("ssm")
 
 
+# PostToConnection to the live channel's sockets: one attempt, a second to connect and one to answer.
+# A dead or slow connection must not hold up the others after it; the live queue retries the message.
+_LIVE_CONFIG = Config(
+    retries={"mode": "standard", "total_max_attempts": 1}, connect_timeout=1, read_timeout=1
+)
+
+
+def live_connections(endpoint_url: str) -> Any:
+    """API Gateway's management API of the live WebSocket API at `endpoint_url` (its stage's https URL;
+    the local stack's own, locally); untyped: the project carries no stubs for it. Built by the caller,
+    which keeps it: one per endpoint."""
+    return session().create_client("apigatewaymanagementapi", endpoint_url=endpoint_url, config=_LIVE_CONFIG)
+
+
 _generation = 0
 
 

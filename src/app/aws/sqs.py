@@ -109,3 +109,28 @@ class SqsNotificationQueue:
             MessageAttributes={"reason": {"DataType": "String", "StringValue": reason}},
         )
         return True
+
+
+class SqsLiveQueue:
+    """app.live.ports.LiveQueue over SQS (an empty URL: no live channel in this deployment)."""
+
+    def __init__(self, queue_url: str, client: SQSClient | None = None) -> None:
+        self.queue_url = queue_url
+        self._client = client
+
+    @property
+    def client(self) -> SQSClient:
+        if self._client is None:
+            self._client = aws_clients.sqs()
+        return self._client
+
+    def configured(self) -> bool:
+        return bool(self.queue_url)
+
+    def send(self, bodies: Sequence[str]) -> list[str]:
+        if not bodies:
+            return []
+        try:
+            return _send_batches(self.client, self.queue_url, bodies)
+        except (ClientError, BotoCoreError):
+            return list(bodies)  # the stream record is retried; a repeated signal costs a 304

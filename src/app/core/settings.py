@@ -62,6 +62,11 @@ class AppSettings(BaseModel):
     web_push_dlq_url: str = ""
     device_push_queue_url: str = ""
     device_push_dlq_url: str = ""
+    # The live channel (docs/live.md): where clients connect (the ticket's `url`), its queue, and the
+    # management endpoint the sender posts to (https://<api>.execute-api.<region>.amazonaws.com/<stage>).
+    live_url: str = ""
+    live_queue_url: str = ""
+    live_endpoint_url: str = ""
     # One send's whole deadline (connect and answer): a slow push service or mail server costs its own
     # message this long at most, never another player's.
     notify_send_timeout_seconds: float = Field(default=2.5, gt=0, le=10)

@@ -14,6 +14,7 @@ from app.talk.ports import Talk, TalkExpiring, Talking
 from app.webhooks.ports import Enqueueing
 
 if TYPE_CHECKING:
+    from app.live.ports import LiveQueue
     from app.notify.devices.channels import PushChannel
     from app.notify.email.ports import DigestIndex
     from app.webhooks.ports import WebhookQueue
@@ -21,10 +22,11 @@ if TYPE_CHECKING:
 
 class ChangePorts(Games, Inbox, FeedWriting, Enqueueing, TalkExpiring, Protocol):
     """A game change: the round history and a rematch's finished game (games), the inbox, the feed and
-    the webhooks, the table talk's expiry at the end (the notifications go through the `Delivery` the
-    caller hands in)."""
+    the webhooks, the table talk's expiry at the end, the live channel's queue (the notifications go
+    through the `Delivery` the caller hands in)."""
 
     webhook_queue: WebhookQueue
+    live_queue: LiveQueue
 
 
 class SweepPorts(Moving, FeedWriting, Enqueueing, Releasing, Protocol):

@@ -5,8 +5,9 @@ how it ended, a rematch opened); at the end, when the game's table talk expires.
 The move path stays one conditional write; the table's stream (NEW_AND_OLD_IMAGES) hands GameStreamFunction
 each change, which decodes it once (`GameChange.of_images`) and calls `on_game_change`. The order is the
 guarantee: the round's history first (whoever hears of the round can read it), then the inbox, then the
-feed and the webhooks, then the notifications. A failure raises, the stream record alone is reported
-failed (ReportBatchItemFailures) and retried, and what went before is then written again idempotently,
+feed and the webhooks, then the live channel's signal (app.live: the clients watching refetch), then
+the notifications. A failure raises, the stream record alone is reported failed (ReportBatchItemFailures)
+and retried, and what went before is then written again idempotently,
 while nobody is told twice: the retry rewrites no inbox entry (each write is conditional on the entry's
 version), puts the same round item (app.games.history), writes the same feed items and enqueues the same
 delivery ids (positions and event ids come from the game version), and redelivers with the same dedupe
@@ -19,11 +20,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.errors import StoreUnavailable
 from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import Event
 from app.flows.bundles import ChangePorts
 from app.games import history, inbox, state_codec
+from app.live.signals import announcement
 from app.notify.delivery import Delivery
 from app.notify.messages import Notification, changes
 from app.notify.rematch_news import invitations
@@ -85,6 +88,7 @@ def on_game_change(ports: ChangePorts, change: GameChange, delivery: Callable[[]
     record_events(ports, change, finished)
     if talk_expiry.expire_at_the_end(ports, old, new):
         count("GameTalkExpirySet")
+    announce_live(ports, change)
     invited = unblocked(ports, new, invitations(finished, new, change.invite_code))
     notify(delivery, changes(old, new) + invited)
 
@@ -97,6 +101,21 @@ def unblocked(ports: ChangePorts, new: GameState | None, invites: list[Notificat
     blocks = ports.talk.blocks_between(new.host_id, [n.player_id for n in invites])
     apart = {player for pair in blocks for player in pair} - {new.host_id}
     return [n for n in invites if n.player_id not in apart]
+
+
+class LiveNotQueued(StoreUnavailable):
+    """The live queue refused the change's signal: the stream record is retried (a repeat costs a 304)."""
+
+
+def announce_live(ports: ChangePorts, change: GameChange) -> None:
+    """One message on the live queue for the sender (handlers.live_delivery): after the inbox is written,
+    so a client told `inbox.changed` reads the new entry; never inline, so no move waits on a socket."""
+    told = announcement(change.old, change.new)
+    if told is None or not ports.live_queue.configured():
+        return
+    if ports.live_queue.send([told.to_json()]):
+        raise LiveNotQueued("the live queue refused a game's change")
+    count("LiveAnnounced")
 
 
 def notify(delivery: Callable[[], Delivery], notifications: list[Notification]) -> None:

@@ -1,0 +1,52 @@
+"""The sender: an announcement of a change, posted to each connection that should hear it.
+
+Each post is one attempt with a short timeout (the socket adapter), one after the other; a connection
+API Gateway says is gone (410) is forgotten, and a post that failed otherwise is counted, the others still
+sent, and the whole announcement reported failed so the queue retries it (a duplicate signal costs a
+client a 304, app.live.signals).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from app.live.ports import Posted, Telling
+from app.live.signals import Announcement, encoded, game_changed, inbox_changed
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    outcomes: Counter[Posted]
+
+    @property
+    def failed(self) -> bool:
+        return self.outcomes[Posted.FAILED] > 0
+
+
+def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
+    store, socket = ports.live, ports.live_socket
+    game_message = encoded(game_changed(change.game_id, change.version))
+    watchers = store.watchers(change.game_id, now=now)
+    posts = [(connection, game_message) for connection in watchers]
+    # A connection told the game changed knows its inbox entry did: one message each, not two (API
+    # Gateway bills each one).
+    inbox_message = encoded(inbox_changed(change.game_id, change.version))
+    told_already = set(watchers)
+    for player_id in change.members:
+        posts += [
+            (connection, inbox_message)
+            for connection in store.connections_of(player_id, now=now)
+            if connection not in told_already
+        ]
+    outcomes: Counter[Posted] = Counter()
+    gone: set[str] = set()
+    for connection, message in posts:
+        if connection in gone:
+            continue
+        posted = socket.post(connection, message)
+        outcomes[posted] += 1
+        if posted is Posted.GONE:
+            gone.add(connection)
+            store.forget(connection)
+    return Told(outcomes)

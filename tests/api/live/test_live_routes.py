@@ -1,0 +1,144 @@
+"""The live channel through its handlers on moto: the ticket route (ApiFunction), the WebSocket events
+API Gateway sends LiveFunction (built as the local stack builds them), and LiveDeliveryFunction's posts
+through the management API (moto's)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from handlers import live, live_delivery
+from local_stack.live import connect_event, disconnect_event, message_event
+from local_stack.queues import sqs_event
+from tests.support.aws import forget_clients_and_settings
+
+from ..client import Client, FakeContext
+from ..helpers import assert_problem, create_game
+
+LIVE_URL = "wss://live0.execute-api.us-east-1.amazonaws.com/dev"
+ENDPOINT = "https://live0.execute-api.us-east-1.amazonaws.com/dev"
+
+
+@pytest.fixture
+def live_env(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LIVE_URL", LIVE_URL)
+    monkeypatch.setenv("LIVE_ENDPOINT_URL", ENDPOINT)
+    forget_clients_and_settings()
+
+
+def ticket_of(client: Client) -> str:
+    reply = client.post("/live/tickets")
+    assert reply.status == 200, reply.raw
+    assert reply.body["url"] == LIVE_URL
+    assert reply.headers["Cache-Control"] == "no-store"
+    assert 0 < reply.body["expires_in"] <= 60
+    ticket: str = reply.body["ticket"]
+    return ticket
+
+
+def opened(client: Client) -> str:
+    """A connection id whose $connect, with a fresh ticket of `client`, was accepted."""
+    connection = uuid.uuid4().hex[:15] + "="
+    answer = live.lambda_handler(
+        connect_event(connection, f"ticket={ticket_of(client)}", [], "dev"), FakeContext()
+    )
+    assert answer["statusCode"] == 200, answer
+    return connection
+
+
+def frame(connection: str, body: Any) -> dict[str, Any]:
+    answer = live.lambda_handler(message_event(connection, json.dumps(body), "dev"), FakeContext())
+    assert answer["statusCode"] == 200
+    reply: dict[str, Any] = json.loads(answer["body"])
+    return reply
+
+
+def test_a_ticket_needs_a_signed_in_player(live_env: None) -> None:
+    assert_problem(Client("nobody", token="nope").post("/live/tickets"), 401, "invalid_token")
+
+
+def test_a_ticket_opens_one_connection_and_a_replay_is_refused(live_env: None, players: list[Client]) -> None:
+    ticket = ticket_of(players[0])
+    first = live.lambda_handler(connect_event("c1=", f"ticket={ticket}", [], "dev"), FakeContext())
+    assert first["statusCode"] == 200
+    again = live.lambda_handler(connect_event("c2=", f"ticket={ticket}", [], "dev"), FakeContext())
+    assert again["statusCode"] == 401
+    without = live.lambda_handler(connect_event("c3=", "", [], "dev"), FakeContext())
+    assert without["statusCode"] == 401
+
+
+def test_members_watch_their_private_game_and_strangers_cannot(live_env: None, players: list[Client]) -> None:
+    ada, stranger = players[0], players[5]
+    game_id = create_game(ada, visibility="private")
+    mine, theirs = opened(ada), opened(stranger)
+    assert frame(mine, {"action": "watch", "game_id": game_id})["type"] == "watching"
+    refused = frame(theirs, {"action": "watch", "game_id": game_id})
+    assert (refused["type"], refused["code"]) == ("error", "not_a_member")
+    assert stranger.get(f"/games/{game_id}").status == 403  # what the frame said, and no more
+    assert frame(theirs, {"action": "dance"})["code"] == "action_unknown"
+
+
+def _posted() -> dict[str, bytes]:
+    """What moto's management API took, by connection (each connection's posts one after the other)."""
+    from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+
+    # moto keeps each id as the request's path had it, percent-encoded.
+    return {
+        unquote(connection_id): connection.data
+        for account in apigatewaymanagementapi_backends.values()
+        for backend in account.values()
+        for connection_id, connection in backend.connections.items()
+    }
+
+
+def test_the_sender_tells_watchers_and_members_and_a_closed_connection_is_not_told(
+    live_env: None, players: list[Client]
+) -> None:
+    ada, bob = players[0], players[1]
+    game_id = create_game(ada)
+    watching, closed = opened(ada), opened(bob)
+    frame(watching, {"action": "watch", "game_id": game_id})
+    frame(closed, {"action": "watch", "game_id": game_id})
+    assert live.lambda_handler(disconnect_event(closed, "dev", 1000, ""), FakeContext())["statusCode"] == 200
+    body = json.dumps(
+        {"id": f"{game_id}:3:live", "game_id": game_id, "version": 3, "members": [ada.player_id]}
+    )
+    message = {
+        "MessageId": "m1",
+        "ReceiptHandle": "r1",
+        "Body": body,
+        "Attributes": {"ApproximateReceiveCount": "1"},
+        "MD5OfBody": "",
+    }
+    event = sqs_event([message], "arn:aws:sqs:us-east-1:123456789012:live", "us-east-1")
+    answer = live_delivery.lambda_handler(event, FakeContext())
+    assert answer == {"batchItemFailures": []}
+    posted = _posted()
+    assert closed not in posted
+    # Ada's connection watches the game: game.changed alone (it says her inbox entry changed too).
+    game = {"type": "game.changed", "game_id": game_id, "version": 3}
+    assert posted[watching] == json.dumps(game, separators=(",", ":")).encode()
+
+
+SAMPLES = Path(__file__).resolve().parents[3] / "events"
+
+
+def test_the_sample_events_are_accepted_as_they_are(live_env: None) -> None:
+    def sample(name: str) -> dict[str, Any]:
+        loaded: dict[str, Any] = json.loads((SAMPLES / name).read_text(encoding="utf-8"))
+        return loaded
+
+    assert (
+        live.lambda_handler(sample("live/connect.json"), FakeContext())["statusCode"] == 401
+    )  # a placeholder
+    # Its connection was never opened: the frame is told to reconnect, and the close forgets nothing.
+    answer = live.lambda_handler(sample("live/message.json"), FakeContext())
+    assert json.loads(answer["body"])["code"] == "connection_unknown"
+    assert live.lambda_handler(sample("live/disconnect.json"), FakeContext())["statusCode"] == 200
+    told = live_delivery.lambda_handler(sample("live_delivery/change.json"), FakeContext())
+    assert told == {"batchItemFailures": []}
