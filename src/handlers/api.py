@@ -49,7 +49,7 @@ CORS = CORSConfig(
 app = APIGatewayRestResolver(enable_validation=True, response_validation_error_http_code=500, cors=CORS)
 problems.register(app)
 app.exception_handler(NotModified)(NotModified.response)
-# The game and player routes now; every other router when a request for one of its resources comes.
+# Each router when the first request for one of its resources reaches the resolver (handlers.routing).
 routers = Routers(app)
 # Moves and game views take the direct lane (handlers.hot_routes); False sends them through the resolver,
 # which the tests that compare both answers need.

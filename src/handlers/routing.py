@@ -2,9 +2,12 @@
 answers it and not the others.
 
 By-mail traffic is sparse: most requests meet a cold execution environment, and importing every route's
-module (webhooks, decks, notifications, mail …) for a move cost a third of the cold import. The game and
-player routers answer nearly every request (moves, views, the inbox) and are registered at import; the
-others are imported and registered the first time a request for one of their routes arrives.
+module (webhooks, decks, notifications, mail …) for a move cost a third of the cold import. No router is
+registered at import: moves and game views, nearly every request, are answered by the direct lane
+(handlers.hot_routes) without the resolver, so registering the game and player routers for them (and
+importing the player router's module and schemas) was cold-start work the first request did not use.
+Each router is imported and registered the first time a request for one of its routes reaches the
+resolver.
 
 Each router module holds its functions under their operation ids (`handlers.route_table.Endpoints`);
 everything the resolver is told of a route besides the document's words comes from its line in the table.
@@ -22,7 +25,7 @@ from handlers.route_table import Endpoints, Route, routers, routes_of
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
-EAGER = ("players", "games")
+EAGER: tuple[str, ...] = ()
 
 
 def security(route: Route) -> list[dict[str, list[str]]] | None:

@@ -11,6 +11,7 @@ from typing import Any
 from app.core.errors import Conflict, Forbidden, NotFound
 from app.core.records import PlayerRecord
 from app.decks.card_images import CardImages
+from app.decks.card_schema import CUSTOM_DECK_ID_PATTERN
 from app.decks.ports import CardStatus, DeckRecord, DeckStore
 from dixit.cards import OFFICIAL_DECKS, is_deck_id
 from dixit.errors import InvalidMoveError
@@ -19,8 +20,6 @@ from dixit.text import check_description, check_name
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 UPLOAD_FORM_SECONDS = 3_600
-# What new_deck_id makes; the published schema states it too (app.games.schemas, DeckName).
-CUSTOM_DECK_ID_PATTERN = r"^d[0-9a-f]{16}$"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,10 @@ import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.decks.card_images import CardImages
 
 DESCRIPTIONS_FILE = Path(__file__).with_name("descriptions.json")
 
@@ -31,3 +35,18 @@ def alt_text(card_id: str, described: Mapping[str, str] | None = None) -> str:
         return official
     deck_id, _, number = card_id.rpartition("-")
     return f"card {int(number) if number.isdigit() else number} of deck {deck_id}"
+
+
+def card_bodies(
+    images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The cards as `Card`'s JSON, for an answer whose schema the resolver validates anyway.
+
+    Here, beside the descriptions, and not in app.decks.presenters with the deck routes' models: every game
+    view and move answer shows cards, and importing the deck routes' schemas for them cost a cold start.
+    """
+    urls = images.urls_for(card_ids)
+    return [
+        {"card_id": c, "image_url": url, "alt": alt_text(c, described)}
+        for c, url in zip(card_ids, urls, strict=True)
+    ]

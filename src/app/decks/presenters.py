@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from app.decks.card_images import CardImages
+from app.decks.card_schema import Card
 from app.decks.custom import NewDeck
-from app.decks.descriptions import alt_text
+from app.decks.descriptions import alt_text, card_bodies
 from app.decks.ports import CardStatus, DeckRecord
-from app.decks.schemas import Card, DeckCardStatus, DeckCreated, DeckDetail, UploadForm
+from app.decks.schemas import DeckCardStatus, DeckCreated, DeckDetail, UploadForm
 from dixit.cards import Deck
 
 
@@ -17,17 +17,6 @@ def cards(
     images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
 ) -> list[Card]:
     return [Card.model_validate(card) for card in card_bodies(images, card_ids, described)]
-
-
-def card_bodies(
-    images: CardImages, card_ids: tuple[str, ...] | list[str], described: Mapping[str, str] | None = None
-) -> list[dict[str, Any]]:
-    """The cards as `Card`'s JSON, for an answer whose schema the resolver validates anyway."""
-    urls = images.urls_for(card_ids)
-    return [
-        {"card_id": c, "image_url": url, "alt": alt_text(c, described)}
-        for c, url in zip(card_ids, urls, strict=True)
-    ]
 
 
 def deck_created(created: NewDeck) -> DeckCreated:

@@ -1,4 +1,4 @@
-"""Request and response bodies of the deck routes, and the card with its image link that games show too."""
+"""Request and response bodies of the deck routes (the card that games show too is app.decks.card_schema)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, Field, Strict
 from app.core.examples import CARD_ALT, CARD_ID, IMAGE_URL
 from app.core.request_fields import name_field, text_schema, whole_number
 from app.core.schema_base import Request, Schema, doc
+from app.decks.card_schema import Card
 from dixit.limits import MAX_CUSTOM_DECK_CARDS, MAX_DESCRIPTION_LENGTH, MIN_CUSTOM_DECK_CARDS
 
 # A JSON integer within its range: never a string or a boolean, a float only when it is a whole number.
@@ -24,18 +25,6 @@ CardCount = Annotated[
 Description = Annotated[
     str, Field(min_length=1, max_length=MAX_DESCRIPTION_LENGTH, json_schema_extra=text_schema())
 ]
-
-
-class Card(Schema):
-    card_id: str = doc("The card's id, `<deck>-<nnn>`", CARD_ID)
-    image_url: str | None = doc(
-        "Presigned image link (expires); null when images are not configured", IMAGE_URL
-    )
-    alt: str = doc(
-        "What the card shows, for a screen reader: an official card's description, a custom card's "
-        "as its owner gave it, else a neutral 'card N of deck <id>'",
-        CARD_ALT,
-    )
 
 
 class DeckOut(Schema):

@@ -12,7 +12,6 @@ import secrets
 from app.core.errors import Busy, Forbidden, StaleVersion, StoreUnavailable, VersionConflict
 from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.core.telemetry import count, logger
-from app.decks.custom import custom_decks_for_game
 from app.games import due_index, quotas
 from app.games import inbox as inbox_entries
 from app.games.idempotency import RequestKey
@@ -105,6 +104,9 @@ def create_game(
     if replayed is not None:
         return Played(answer=replayed)
     quotas.check_can_host(services, player, visibility)
+    # Here, not at import: creating a game is rare, and the deck module's records are no move's or view's.
+    from app.decks.custom import custom_decks_for_game
+
     settings = Settings.build(
         rules,
         decks,

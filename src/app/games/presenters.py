@@ -12,8 +12,7 @@ from typing import Any
 
 from app.core.records import GameRecord, Membership
 from app.decks.card_images import CardImages
-from app.decks.descriptions import alt_text
-from app.decks.presenters import card_bodies
+from app.decks.descriptions import alt_text, card_bodies
 from app.games.rematch_ids import rematch_id
 from app.games.schemas import (
     GameOut,

@@ -15,8 +15,7 @@ from app.core.examples import CARD_ALT, CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, O
 from app.core.records import Visibility
 from app.core.request_fields import TEXT_RULE, CardId, text_schema, whole_number
 from app.core.schema_base import Request, Schema, doc
-from app.decks.custom import CUSTOM_DECK_ID_PATTERN
-from app.decks.schemas import Card
+from app.decks.card_schema import CUSTOM_DECK_ID_PATTERN, Card
 from dixit.cards import OFFICIAL_DECKS
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
