@@ -76,8 +76,12 @@ def test_the_stream_enqueues_changes_that_the_sender_consumes_with_a_dead_letter
     stream = "GameStreamFunction"
     assert told(stack, stream, "LIVE_QUEUE_URL") == {"Ref": "LiveQueue"}
     assert allows(stack, stream, "sqs:SendMessage", "LiveQueue")
+    # Table talk is told from the request (its items are not on the stream): the API queues its
+    # webhook deliveries and live signals. An enqueue, never a post to a socket: nobody waits on one.
     api = the_api_function(template)
-    assert not allows(stack, api, "sqs:SendMessage", "LiveQueue")  # nothing waits inline in a move
+    for variable, queue in (("LIVE_QUEUE_URL", "LiveQueue"), ("WEBHOOK_QUEUE_URL", "WebhookQueue")):
+        assert told(stack, api, variable) == {"Ref": queue}
+        assert allows(stack, api, "sqs:SendMessage", queue)
     (mapping,) = [
         m["Properties"]
         for m in of_type(stack, "AWS::Lambda::EventSourceMapping").values()

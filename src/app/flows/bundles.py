@@ -45,6 +45,8 @@ class ErasePorts(Talk, Playing, Notifications, Protocol):
 
 
 class TalkPorts(Talking, FeedWriting, Enqueueing, Protocol):
-    """A message at a table: the talk (the game, the store, the rates), the feed, the webhooks."""
+    """A message at a table: the talk (the game, the store, the rates), the feed, the webhooks, the live
+    channel's queue."""
 
     webhook_queue: WebhookQueue
+    live_queue: LiveQueue

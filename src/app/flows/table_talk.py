@@ -1,7 +1,8 @@
 """A message at a game's table, and who hears of it: the message stored (app.talk), then its
 `message.posted` copies in the other players' feeds (app.feed), then their webhooks' deliveries
-(app.webhooks), for each player but those who muted its author. No push and no mail: talk is for the
-table, not for anyone's phone at night.
+(app.webhooks), for each player but those who muted its author, then the live channel's
+`messages.changed` for the connections watching the game (app.live; a host hiding a message says it too).
+No push and no mail: talk is for the table, not for anyone's phone at night.
 
 The message is stored first, and once it is, the poster gets their 201 whatever happens next: a feed
 or queue fault then is logged and counted (`TalkNotTold`), never answered as an error, since a client
@@ -17,7 +18,8 @@ from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import message_events
 from app.flows.bundles import TalkPorts
-from app.talk import messages
+from app.live.signals import talk_announcement
+from app.talk import messages, reports
 from app.talk.records import MessageRecord
 from app.webhooks.dispatch import enqueue_events
 from dixit.state import Phase
@@ -44,4 +46,25 @@ def post_and_tell(ports: TalkPorts, author: PlayerRecord, game_id: str, text: st
     except (StoreUnavailable, RuntimeError):
         logger.warning("message stored, not told", extra={"game_id": game_id}, exc_info=True)
         count("TalkNotTold")
+    announce_live(ports, game_id, message.message_id)
     return message
+
+
+def hide_and_tell(ports: TalkPorts, host: PlayerRecord, game_id: str, message_id: str) -> None:
+    """The host hides a reported message; the clients watching the table refetch it."""
+    reports.hide(ports, host, game_id, message_id)
+    announce_live(ports, game_id, message_id, hidden=True)
+
+
+def announce_live(ports: TalkPorts, game_id: str, message_id: str, *, hidden: bool = False) -> None:
+    """One message on the live queue: the sender tells the game's watchers its talk changed. Best effort,
+    like the feed's copies: the message stands, and a client polling or refetching later reads it."""
+    if not ports.live_queue.configured():
+        return
+    try:
+        refused = ports.live_queue.send([talk_announcement(game_id, message_id, hidden=hidden).to_json()])
+    except (StoreUnavailable, RuntimeError):
+        refused = ["unsent"]
+    if refused:
+        logger.warning("talk not announced live", extra={"game_id": game_id})
+        count("TalkNotLive")

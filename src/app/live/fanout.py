@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from app.live.ports import Posted, Telling
-from app.live.signals import Announcement, encoded, game_changed, inbox_changed
+from app.live.signals import TALK, Announcement, encoded, game_changed, inbox_changed, messages_changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +25,12 @@ class Told:
 
 
 def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
-    store, socket = ports.live, ports.live_socket
-    game_message = encoded(game_changed(change.game_id, change.version))
+    store = ports.live
     watchers = store.watchers(change.game_id, now=now)
+    if change.kind == TALK:
+        talk_message = encoded(messages_changed(change.game_id, change.message_id))
+        return _post(ports, [(connection, talk_message) for connection in watchers])
+    game_message = encoded(game_changed(change.game_id, change.version))
     posts = [(connection, game_message) for connection in watchers]
     # A connection told the game changed knows its inbox entry did: one message each, not two (API
     # Gateway bills each one).
@@ -39,6 +42,11 @@ def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
             for connection in store.connections_of(player_id, now=now)
             if connection not in told_already
         ]
+    return _post(ports, posts)
+
+
+def _post(ports: Telling, posts: list[tuple[str, bytes]]) -> Told:
+    store, socket = ports.live, ports.live_socket
     outcomes: Counter[Posted] = Counter()
     gone: set[str] = set()
     for connection, message in posts:

@@ -12,8 +12,10 @@ The message types are an open set, `<thing>.changed` with the ids a client needs
   after the change): their list of games changed. A connection watching the game gets `game.changed`
   alone, which says as much.
 
-A client ignores a type it does not know, so a feature may add its own (table talk's
-`messages.changed`) without breaking older clients.
+- `{"type": "messages.changed", "game_id", "message_id"}` to each connection watching the game: its
+  table talk changed (a message posted or hidden); the client refetches the messages it may read.
+
+A client ignores a type it does not know, so a feature may add its own without breaking older clients.
 """
 
 from __future__ import annotations
@@ -24,26 +26,37 @@ from typing import Any
 
 from dixit.state import GameState
 
+# What an announcement is of: the game itself, or its table talk.
+GAME = "game"
+TALK = "talk"
+
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
-    """One change of a game, as the live queue carries it."""
+    """One change of a game (or of its table talk: `kind` TALK, `message_id` the message posted or
+    hidden), as the live queue carries it."""
 
     game_id: str
     version: int
     members: tuple[str, ...]
+    kind: str = GAME
+    message_id: str = ""
 
     @property
     def dedupe_id(self) -> str:
+        if self.kind == TALK:
+            return f"{self.game_id}:{self.message_id}:{self.version}:talk"
         return f"{self.game_id}:{self.version}:live"
 
     def to_json(self) -> str:
-        body = {
+        body: dict[str, Any] = {
             "id": self.dedupe_id,
             "game_id": self.game_id,
             "version": self.version,
             "members": self.members,
         }
+        if self.kind != GAME:
+            body |= {"kind": self.kind, "message_id": self.message_id}
         return json.dumps(body, separators=(",", ":"), sort_keys=True)
 
     @classmethod
@@ -52,7 +65,13 @@ class Announcement:
         members = data["members"]
         if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
             raise ValueError("members is a list of player ids")
-        return cls(str(data["game_id"]), int(data["version"]), tuple(members))
+        # A message without a kind was queued before talk had signals: a game's change.
+        kind = str(data.get("kind", GAME))
+        if kind not in (GAME, TALK):
+            raise ValueError(f"no announcement kind {kind[:20]}")
+        return cls(
+            str(data["game_id"]), int(data["version"]), tuple(members), kind, str(data.get("message_id", ""))
+        )
 
 
 def announcement(old: GameState | None, new: GameState | None) -> Announcement | None:
@@ -66,6 +85,16 @@ def announcement(old: GameState | None, new: GameState | None) -> Announcement |
 
 def game_changed(game_id: str, version: int) -> dict[str, Any]:
     return {"type": "game.changed", "game_id": game_id, "version": version}
+
+
+def talk_announcement(game_id: str, message_id: str, *, hidden: bool = False) -> Announcement:
+    """A message posted at the game's table (or hidden by its host: a second signal for one message).
+    Only those watching the game hear of it: nobody's games list changes."""
+    return Announcement(game_id, 1 if hidden else 0, (), TALK, message_id)
+
+
+def messages_changed(game_id: str, message_id: str) -> dict[str, Any]:
+    return {"type": "messages.changed", "game_id": game_id, "message_id": message_id}
 
 
 def inbox_changed(game_id: str, version: int) -> dict[str, Any]:

@@ -202,5 +202,5 @@ def report(
     **answers(no_content("Hidden"), 401, 403, 404, 409),
 )
 def hide(game_id: str, message_id: MessageId, player: Caller, adapters: Adapters) -> Response[None]:
-    reports.hide(adapters, player, check_game_id(game_id), message_id)
+    table_talk.hide_and_tell(adapters, player, check_game_id(game_id), message_id)
     return done()

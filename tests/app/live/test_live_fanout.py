@@ -12,7 +12,7 @@ import pytest
 from app.flows.game_change import GameChange, LiveNotQueued, announce_live
 from app.live.fanout import tell
 from app.live.ports import Posted
-from app.live.signals import Announcement, announcement
+from app.live.signals import Announcement, announcement, talk_announcement
 from dixit.state import GameState
 from tests.fakes.live import MemoryLiveQueue, MemoryLiveStore, RecordingLiveSocket
 
@@ -130,3 +130,22 @@ def test_without_a_live_queue_nothing_is_announced() -> None:
     ports = ChangePorts(MemoryLiveQueue(configured=False))
     announce_live(ports, GameChange(None, state(GAME, 1, ["p_ada"])))  # type: ignore[arg-type]
     assert ports.live_queue.sent == []
+
+
+def test_table_talk_is_told_to_the_games_watchers_alone() -> None:
+    ports = Ports()
+    connected(ports, "c_ada", "p_ada", GAME)
+    connected(ports, "c_bob", "p_bob")  # a member on another screen: their games list did not change
+    queued = talk_announcement(GAME, "m_1")
+    result = tell(ports, Announcement.from_json(queued.to_json()), now=T0)
+    assert told(ports) == [("c_ada", {"type": "messages.changed", "game_id": GAME, "message_id": "m_1"})]
+    assert result.outcomes[Posted.SENT] == 1
+
+
+def test_a_hidden_message_is_a_second_signal_not_a_duplicate_of_its_posting() -> None:
+    posted, hidden = talk_announcement(GAME, "m_1"), talk_announcement(GAME, "m_1", hidden=True)
+    assert posted.dedupe_id != hidden.dedupe_id
+    # A message queued before talk had signals reads as a game's change.
+    assert Announcement.from_json(json.dumps({"game_id": GAME, "version": 3, "members": []})).kind == "game"
+    with pytest.raises(ValueError, match="no announcement kind"):
+        Announcement.from_json(json.dumps({"game_id": GAME, "version": 3, "members": [], "kind": "x"}))

@@ -8,10 +8,11 @@ import json
 import pytest
 
 from app.feed import feed
-from app.flows.table_talk import post_and_tell
+from app.flows.table_talk import hide_and_tell, post_and_tell
 from app.services import Services
 from app.webhooks import ssrf
 from app.webhooks.subscriptions import subscribe
+from tests.fakes.live import MemoryLiveQueue
 from tests.fakes.mail import RecordingMailer
 from tests.fakes.push import MemoryNotifier
 from tests.fakes.queue import MemoryWebhookQueue
@@ -76,5 +77,33 @@ def test_a_message_stored_stands_when_telling_the_table_fails(services: Services
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(queue, "send", refuse)
         said = post_and_tell(services, ada, record.game_id, "still here")
+    page = services.talk.list_messages(record.game_id, before="", limit=5)
+    assert [m.message_id for m in page] == [said.message_id]
+
+
+def test_the_clients_watching_the_table_hear_a_message_posted_and_one_hidden(services: Services) -> None:
+    record, (ada, bob, _) = started(services, 3)
+    live = services.live_queue
+    assert isinstance(live, MemoryLiveQueue)
+    said = post_and_tell(services, bob, record.game_id, "mine is the boat")
+    services.talk.report_message(
+        record.game_id, said.message_id, ada.player_id, reason="spoils the round", at=services.now_iso()
+    )
+    hide_and_tell(services, ada, record.game_id, said.message_id)
+    signals = [json.loads(body) for body in live.sent]
+    assert [(s["kind"], s["game_id"], s["message_id"]) for s in signals] == [
+        ("talk", record.game_id, said.message_id),
+        ("talk", record.game_id, said.message_id),
+    ]
+    assert signals[0]["id"] != signals[1]["id"]
+    assert "mine is the boat" not in json.dumps(signals)  # a signal, never the words
+
+
+def test_a_message_stands_when_the_live_queue_refuses_its_signal(services: Services) -> None:
+    record, (ada, _, _) = started(services, 3)
+    live = services.live_queue
+    assert isinstance(live, MemoryLiveQueue)
+    live.refuse_all = True
+    said = post_and_tell(services, ada, record.game_id, "hello")
     page = services.talk.list_messages(record.game_id, before="", limit=5)
     assert [m.message_id for m in page] == [said.message_id]
