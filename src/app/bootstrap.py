@@ -150,6 +150,18 @@ def _digests(table: str) -> Any:
     return DynamoDigestIndex(table)
 
 
+def _app_grants(table: str) -> Any:
+    from app.aws.dynamodb.app_grants import DynamoAppGrantStore
+
+    return DynamoAppGrantStore(table)
+
+
+def _oauth_codes(table: str) -> Any:
+    from app.aws.dynamodb.app_grants import DynamoCodeStore
+
+    return DynamoCodeStore(table)
+
+
 def _personal_tokens(table: str) -> Any:
     from app.aws.dynamodb.personal_tokens import DynamoPersonalTokenStore
 
@@ -209,6 +221,8 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         send_ledger=_on_first_use(lambda: _send_ledger(table)),
         personal_tokens=_on_first_use(lambda: _personal_tokens(table)),
         talk=_on_first_use(lambda: _talk(table)),
+        app_grants=_on_first_use(lambda: _app_grants(table)),
+        oauth_codes=_on_first_use(lambda: _oauth_codes(table)),
     )
 
 
