@@ -83,20 +83,20 @@ class AppOut(Schema):
     last_used_at: str | None = doc("When its token was last used, to within a minute (null: never)", STAMP)
 
 
+EXAMPLE_APPS = [
+    {
+        "grant_id": GRANT_ID,
+        "client_id": _CLIENT,
+        "scopes": ["games:read", "games:play"],
+        "redirect_uri": _REDIRECT,
+        "created_at": STAMP,
+        "last_used_at": None,
+    }
+]
+
+
 class AppList(Schema):
-    apps: list[AppOut] = doc(
-        "Every app you let act for you, oldest first; never a token",
-        [
-            {
-                "grant_id": GRANT_ID,
-                "client_id": _CLIENT,
-                "scopes": ["games:read", "games:play"],
-                "redirect_uri": _REDIRECT,
-                "created_at": STAMP,
-                "last_used_at": None,
-            }
-        ],
-    )
+    apps: list[AppOut] = doc("Every app you let act for you, oldest first; never a token", EXAMPLE_APPS)
 
 
 def authorization_out(request: AuthorizationRequest) -> AuthorizationOut:
