@@ -107,11 +107,11 @@ ROUTES: tuple[Route, ...] = (
         # OAuth 2.1 for third-party apps (docs/tokens.md): the metadata, where an app sends the player
         # (a redirect to the web client's consent page), the page's two calls, and the token endpoint,
         # whose form body and client are the credential.
-        ("GET", "/.well-known/oauth-authorization-server", "getOAuthMetadata", PUBLIC),
+        ("GET", "/.well-known/oauth-authorization-server", "getAuthorizationServerMetadata", PUBLIC),
         ("GET", "/oauth/authorize", "authorizeApp", PUBLIC),
         ("GET", "/oauth/consent", "describeAuthorization", Scope.OWNER),
         ("POST", "/oauth/authorize", "decideAuthorization", Scope.OWNER),
-        ("POST", "/oauth/token", "issueOAuthToken", PUBLIC, _flags(form=True)),
+        ("POST", "/oauth/token", "issueAppToken", PUBLIC, _flags(form=True)),
     ),
     *_routes(
         "account",

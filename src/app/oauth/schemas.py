@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from app.core.examples import STAMP
 from app.core.schema_base import Request, Schema, doc
 from app.oauth.redirects import MAX_CLIENT_ID, MAX_REDIRECT_URI
@@ -22,13 +20,13 @@ GRANT_ID = "a_4f1c2b3a5d6e7f80"
 class DecideAuthorization(Request):
     """The player's answer to an app's authorization request: the request's own fields, and `approve`."""
 
-    client_id: str = Field(min_length=1, max_length=MAX_CLIENT_ID, examples=[_CLIENT])
-    redirect_uri: str = Field(min_length=1, max_length=MAX_REDIRECT_URI, examples=[_REDIRECT])
-    response_type: str = Field(default="code", max_length=40, examples=["code"])
-    scope: str = Field(max_length=400, examples=["games:read games:play"])
-    state: str = Field(default="", max_length=MAX_STATE, examples=["af0ifjsldkj"])
-    code_challenge: str = Field(max_length=200, examples=[_CHALLENGE])
-    code_challenge_method: str = Field(default="", max_length=20, examples=["S256"])
+    client_id: str = doc("The app's name or URL, as the app sent it", _CLIENT, max_length=MAX_CLIENT_ID)
+    redirect_uri: str = doc("Exactly as the app sent it", _REDIRECT, max_length=MAX_REDIRECT_URI)
+    response_type: str = doc("code (the only type)", "code", default="code", max_length=40)
+    scope: str = doc("Space-separated scopes, as the app asked", "games:read games:play", max_length=400)
+    state: str = doc("The app's state, as it sent it", "af0ifjsldkj", default="", max_length=MAX_STATE)
+    code_challenge: str = doc("The app's PKCE challenge", _CHALLENGE, max_length=200)
+    code_challenge_method: str = doc("S256 (plain is refused)", "S256", default="", max_length=20)
     approve: bool = doc("true: let the app act for you; false: refuse it", True)
 
 

@@ -66,7 +66,7 @@ def issuer(request: Request, adapters: Adapters) -> str:
 
 
 @endpoint(
-    "getOAuthMetadata",
+    "getAuthorizationServerMetadata",
     summary="The authorization server's metadata (RFC 8414)",
     **answers({200: {"description": "Endpoints, grant types, PKCE methods and scopes"}}),
 )
@@ -207,7 +207,7 @@ def _form(request: Request) -> dict[str, str]:
 
 
 @endpoint(
-    "issueOAuthToken",
+    "issueAppToken",
     summary="Exchange a code (with its PKCE verifier) or a refresh token for tokens (RFC 6749 form)",
     description=(
         "grant_type=authorization_code: code, redirect_uri (exactly as authorized), client_id, "
