@@ -5,6 +5,7 @@ import { parseRoute, screenFor } from "./account_state.js";
 import { h, replace } from "./dom.js";
 import { gameScreen } from "./game.js";
 import { accountScreen } from "./screens/account.js";
+import { authorizeScreen } from "./screens/authorize.js";
 import { createScreen } from "./screens/create.js";
 import { inboxScreen } from "./screens/inbox.js";
 import { joinScreen } from "./screens/join.js";
@@ -58,6 +59,7 @@ const SCREENS = {
   "verify-email": (r) => verifyEmailScreen(r.code),
   "verify-email-elsewhere": () => verifyEmailElsewhereScreen(),
   account: () => accountScreen(),
+  authorize: (r) => authorizeScreen(r.query),
   notifications: () => notificationsScreen(),
   new: () => createScreen(),
   join: (r) => joinScreen(r.gameId, r.inviteCode),
