@@ -136,3 +136,11 @@ def test_a_player_allows_an_app_in_the_consent_page_then_revokes_it(stack: Serve
         ada.page.wait_for_selector("text=You have let no app act for you.")
         assert _status(stack.api_url, "/players/me/games", tokens["access_token"]) == 401
         assert ada.errors == []
+
+        # A player not yet signed in on this device starts on the start screen, then comes back to it.
+        bob = WebPlayer("Bob", browser.new_context(viewport=PHONE), client)
+        bob.open(f"{stack.api_url}/oauth/authorize?{urlencode(query)}")
+        bob.register()
+        bob.page.wait_for_selector("#consent-approve")
+        assert bob.page.inner_text("#consent-client") == CLIENT
+        assert bob.errors == []
