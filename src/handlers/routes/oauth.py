@@ -214,7 +214,7 @@ def _form(request: Request) -> dict[str, str]:
         "code_verifier. grant_type=refresh_token: refresh_token, client_id; the refresh token rotates, "
         "and one presented again after its rotation revokes the app's grant. Errors are RFC 6749 JSON."
     ),
-    **answers(_TOKEN_ANSWERS),
+    **answers(_TOKEN_ANSWERS, 413),
 )
 def issue_token(request: Request, adapters: Adapters) -> Response[Any]:
     try:
