@@ -20,6 +20,7 @@ from app.core.errors import InsufficientScope, NotAuthenticated, NotFound, Store
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
 from app.players.ports import AppGrantRecord, AppGrants, CheckingAppTokens
+from app.players.scopes import Scope
 from app.players.token_secrets import hash_secret
 
 # Reads must not become writes: an app's last use is recorded at most once in this long.
@@ -52,7 +53,7 @@ def grant_of_refresh_id(refresh: str) -> str | None:
 def _owner_session(scopes: frozenset[str] | None) -> None:
     # The route table keeps these routes to sessions; no token sees or revokes apps.
     if scopes is not None:
-        raise InsufficientScope("account:owner")
+        raise InsufficientScope(Scope.OWNER.value)
 
 
 def list_apps(services: AppGrants, player_id: str, scopes: frozenset[str] | None) -> list[AppGrantRecord]:

@@ -99,7 +99,6 @@ _CONSENT_VIEW: dict[int, OpenAPIResponse] = {
     **answers(_CONSENT_VIEW),
 )
 def authorize_app(
-    request: Request,
     adapters: Adapters,
     client_id: ClientId = "",
     redirect_uri: RedirectUri = "",
