@@ -82,6 +82,7 @@ def get_metadata(request: Request, adapters: Adapters) -> Response[Any]:
 _CONSENT_VIEW: dict[int, OpenAPIResponse] = {
     302: {
         "description": "To the web client's consent page, with the same query",
+        "content": {},
         "headers": {
             "Location": {"description": "WEB_BASE_URL/#/authorize?<query>", "schema": {"type": "string"}}
         },
