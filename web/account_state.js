@@ -29,6 +29,8 @@ export function parseRoute(hash) {
   if (first === "sign-in") return { name: "sign-in" };
   if (first === "verify-email" && second) return { name: "verify-email", code: second };
   if (first === "account") return { name: "account" };
+  // An app's authorization request (GET /oauth/authorize sends the browser here with its query).
+  if (first === "authorize") return { name: "authorize", query };
   if (first === "notifications") return { name: "notifications" };
   if (first === "new") return { name: "new" };
   if (first === "join" && second) return { name: "join", gameId: second, inviteCode: third };
@@ -172,6 +174,25 @@ export function tokenRows(tokens) {
       since: Number.isNaN(made.getTime()) ? "" : `Made on ${dateText(made)}`,
       revoke: { text: "Revoke", label: `Revoke ${String(t.name || "").trim() || "this token"}` },
       madeAt: Date.parse(t.created_at) || 0,
+    };
+  });
+  return rows.sort((a, b) => b.madeAt - a.madeAt);
+}
+
+// The apps list's rows (OAuth grants): most recently approved first, each named by the app's own
+// client_id (text only: the app chose it), its scopes in words, its last use and a "Revoke" naming it.
+export function appRows(apps) {
+  const rows = (apps || []).map((a) => {
+    const made = new Date(a.created_at);
+    const name = String(a.client_id || "").trim() || "Unnamed app";
+    return {
+      id: a.grant_id,
+      name,
+      scopes: scopeWords(a.scopes),
+      lastUsed: a.last_used_at ? lastUsedText(a.last_used_at) : "Never used",
+      since: Number.isNaN(made.getTime()) ? "" : `Allowed on ${dateText(made)}`,
+      revoke: { text: "Revoke", label: `Revoke ${name}` },
+      madeAt: Date.parse(a.created_at) || 0,
     };
   });
   return rows.sort((a, b) => b.madeAt - a.madeAt);

@@ -5,6 +5,7 @@ import { parseRoute, screenFor } from "./account_state.js";
 import { h, replace } from "./dom.js";
 import { gameScreen } from "./game.js";
 import { accountScreen } from "./screens/account.js";
+import { authorizeScreen } from "./screens/authorize.js";
 import { createScreen } from "./screens/create.js";
 import { inboxScreen } from "./screens/inbox.js";
 import { joinScreen } from "./screens/join.js";
@@ -19,6 +20,20 @@ import { useTimeZone } from "./state.js";
 import { onRoute, stopPolling, ui } from "./ui.js";
 
 const { api, main } = ui;
+const PENDING_AUTHORIZATION = "dixit:authorize";
+
+// The consent page needs a signed-in player: without one, the app's request waits in this tab (session
+// storage) while the start screen signs the player in, and comes back after.
+function pendingAuthorization(parsed, hash, signedIn) {
+  try {
+    if (parsed.name === "authorize" && !signedIn) window.sessionStorage.setItem(PENDING_AUTHORIZATION, hash);
+    const waiting = signedIn ? window.sessionStorage.getItem(PENDING_AUTHORIZATION) : null;
+    if (waiting) window.sessionStorage.removeItem(PENDING_AUTHORIZATION);
+    return waiting && waiting !== hash ? waiting : null;
+  } catch {
+    return null; // no storage: the player comes back through the app
+  }
+}
 
 function showWho() {
   const who = document.getElementById("who");
@@ -58,6 +73,7 @@ const SCREENS = {
   "verify-email": (r) => verifyEmailScreen(r.code),
   "verify-email-elsewhere": () => verifyEmailElsewhereScreen(),
   account: () => accountScreen(),
+  authorize: (r) => authorizeScreen(r.query),
   notifications: () => notificationsScreen(),
   new: () => createScreen(),
   join: (r) => joinScreen(r.gameId, r.inviteCode),
@@ -72,6 +88,12 @@ function route() {
   showWho();
   const hash = window.location.hash || "#/";
   const parsed = parseRoute(hash);
+  // An app's request that came before the player had signed in on this device: back to it once they have.
+  const waiting = pendingAuthorization(parsed, hash, Boolean(api.token));
+  if (waiting) {
+    ui.go(waiting, null, { replace: true });
+    return;
+  }
   replace(main, SCREENS[screenFor(parsed, Boolean(api.token))](parsed, hash));
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);

@@ -37,6 +37,17 @@ const PROBLEMS = {
   too_many_personal_tokens: "You hold 20 personal tokens: revoke one before making another.",
   blank_token_name: "Give the token a name: what you call the program that will hold it.",
   insufficient_scope: "This token was not given the right to do that.",
+  app_not_found: "That app was already revoked.",
+  invalid_redirect_uri:
+    "This app asked to send you back to an address that is not allowed, so nothing was sent to it. Do not sign in to this app.",
+  invalid_client_id: "This app's name hides or garbles text, so it cannot be shown safely. Do not sign in to this app.",
+  pkce_s256_required: "This app did not protect its request (PKCE S256), so it cannot be approved.",
+  invalid_code_challenge: "This app's request is damaged (its code challenge), so it cannot be approved.",
+  unknown_scope: "This app asked for a right that does not exist.",
+  scope_not_grantable: "This app asked to manage your account itself, which no app may do.",
+  no_scopes: "This app asked for nothing it could do.",
+  unsupported_response_type: "This app asked in a way this service does not support.",
+  invalid_state: "This app's request is damaged (its state), so it cannot be approved.",
 };
 
 function sentence(text) {

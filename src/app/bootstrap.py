@@ -150,6 +150,18 @@ def _digests(table: str) -> Any:
     return DynamoDigestIndex(table)
 
 
+def _app_grants(table: str) -> Any:
+    from app.aws.dynamodb.app_grants import DynamoAppGrantStore
+
+    return DynamoAppGrantStore(table)
+
+
+def _oauth_codes(table: str) -> Any:
+    from app.aws.dynamodb.app_grants import DynamoCodeStore
+
+    return DynamoCodeStore(table)
+
+
 def _personal_tokens(table: str) -> Any:
     from app.aws.dynamodb.personal_tokens import DynamoPersonalTokenStore
 
@@ -230,6 +242,8 @@ def _services_for(settings: AppSettings, generation: int) -> Services:
         live=_on_first_use(lambda: _live(table)),
         live_queue=_on_first_use(lambda: _live_queue(settings)),
         live_socket=_on_first_use(lambda: _live_socket(settings)),
+        app_grants=_on_first_use(lambda: _app_grants(table)),
+        oauth_codes=_on_first_use(lambda: _oauth_codes(table)),
     )
 
 

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from app.notify.outbox_ports import NotificationQueue, SendLedger
     from app.notify.ports import NotificationStore
     from app.notify.web_push.ports import WebPushSender, WebPushStore
-    from app.players.ports import EmailStore, PersonalTokenStore, PlayerStore, SessionStore
+    from app.oauth.ports import CodeStore
+    from app.players.ports import AppGrantStore, EmailStore, PersonalTokenStore, PlayerStore, SessionStore
     from app.talk.ports import TalkStore
     from app.webhooks.ports import WebhookQueue, WebhookStore
 
@@ -68,6 +69,9 @@ class Services:
     live: LiveStore
     live_queue: LiveQueue
     live_socket: LiveSocket
+    # Apps' grants (OAuth access and refresh tokens) and their authorization codes: app.oauth.
+    app_grants: AppGrantStore
+    oauth_codes: CodeStore
     # Looked up at each call, so a simulation can swap app.core.clock's `utc_now` for a fake one.
     clock: Callable[[], datetime] = field(default=lambda: wall_clock.utc_now())
     # Until when this request may keep retrying (the handler derives it from the invocation's time left).

@@ -191,7 +191,9 @@ def _answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         answered = hot_routes.answer(event, route, player, services, value, CORS)
         if answered is not None:
             return answered
-    _name_json(event, bool((event["body"] or "").strip()))
+    if route is None or not route.form:
+        # A form route reads its own body and type (the token endpoint refuses anything but a form).
+        _name_json(event, bool((event["body"] or "").strip()))
     routers.for_route(route)
     app.append_context(services=services, player=player, signed=signed)
     return app.resolve(event, context)

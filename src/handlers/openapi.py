@@ -16,7 +16,13 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.event_handler.openapi import swagger_ui
-from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
+from aws_lambda_powertools.event_handler.openapi.models import (
+    HTTPBearer,
+    OAuth2,
+    OAuthFlowAuthorizationCode,
+    OAuthFlows,
+    Server,
+)
 from aws_lambda_powertools.event_handler.openapi.swagger_ui import generate_swagger_html
 
 TITLE = "Dixit by mail"
@@ -82,8 +88,32 @@ def configure(app: APIGatewayRestResolver) -> None:
         description=DESCRIPTION,
         servers=SERVERS,
         security_schemes={
-            "bearerAuth": HTTPBearer(bearerFormat="opaque token", description=_bearer_description())
+            "bearerAuth": HTTPBearer(bearerFormat="opaque token", description=_bearer_description()),
+            "oauth2": _oauth2(),
         },
+    )
+
+
+def _oauth2() -> OAuth2:
+    """Apps sign a player in with authorization code + PKCE (S256), no registration (docs/tokens.md).
+    The URLs are relative to this document, so they hold at the root and under a stage alike."""
+    from app.players.scopes import GRANTABLE, MEANINGS, Scope
+
+    flow = OAuthFlowAuthorizationCode(
+        authorizationUrl="oauth/authorize",
+        tokenUrl="oauth/token",
+        refreshUrl="oauth/token",
+        scopes={scope.value: MEANINGS[scope] for scope in Scope if scope in GRANTABLE},
+    )
+    return OAuth2(
+        flows=OAuthFlows(authorizationCode=flow),
+        description=(
+            "Authorization code with PKCE (S256 only; RFC 7636) for third-party apps: `client_id` is the "
+            "app's name or URL (no registration), no client secret. Metadata: "
+            "`/.well-known/oauth-authorization-server`. Access tokens live an hour; refresh tokens rotate "
+            "on every use, and one used twice revokes the app. The player sees and revokes apps at "
+            "`/players/me/apps`."
+        ),
     )
 
 
@@ -111,7 +141,31 @@ def document(app: APIGatewayRestResolver) -> str:
     for name, model in models.items():
         schemas.setdefault(name, model)
     doc["webhooks"] = webhooks
+    _token_form(doc)
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def _token_form(spec: dict[str, Any]) -> None:
+    """The token endpoint's body is a form (RFC 6749 §4.1.3), which its route reads itself so that its
+    errors are RFC 6749's JSON rather than problems: the document says so here."""
+    operation = spec.get("paths", {}).get("/oauth/token", {}).get("post")
+    if operation is None:
+        return
+    text = {"type": "string"}
+    fields = {
+        "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token"]},
+        "code": {**text, "description": "authorization_code: the code from the redirect"},
+        "redirect_uri": {**text, "description": "authorization_code: exactly as in the authorization"},
+        "code_verifier": {**text, "description": "authorization_code: the PKCE verifier (43-128 chars)"},
+        "client_id": {**text, "description": "The app's name or URL, as in the authorization"},
+        "refresh_token": {**text, "description": "refresh_token: the latest refresh token"},
+        "scope": {**text, "description": "refresh_token: optional; the scopes granted, unchanged"},
+    }
+    schema = {"type": "object", "required": ["grant_type", "client_id"], "properties": fields}
+    operation["requestBody"] = {
+        "required": True,
+        "content": {"application/x-www-form-urlencoded": {"schema": schema}},
+    }
 
 
 def _headers_are_strings(spec: dict[str, Any]) -> None:

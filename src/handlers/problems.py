@@ -36,6 +36,7 @@ from app.core.errors import (
 from app.core.schema_base import Schema, doc
 from app.core.telemetry import logger
 from app.games.idempotency import MAX_KEY_LENGTH
+from app.oauth.errors import OAuthRefused
 from dixit.errors import IllegalMoveError, InvalidMoveError
 
 PROBLEM_JSON = "application/problem+json"
@@ -88,7 +89,10 @@ _TITLES = {
 }
 # What each status means on this API, as the OpenAPI document tells clients.
 _MEANINGS = {
-    400: "Malformed request: invalid UTF-8 or JSON, nesting too deep, or a bad Idempotency-Key",
+    400: (
+        "Malformed request: invalid UTF-8 or JSON, nesting too deep, or a bad Idempotency-Key; an app's "
+        "authorization request OAuth refuses (its `code` says why)"
+    ),
     401: "Missing, invalid, revoked or expired bearer token (with WWW-Authenticate: Bearer)",
     403: (
         "Not allowed: not a member, not the host, a wrong invite code, or a token without the scope "
@@ -134,6 +138,8 @@ _HEADERS: dict[int, dict[str, OpenAPIResponseHeader]] = {
 }
 _STATUS_OF: dict[type[AppError], int] = {
     MalformedRequest: 400,
+    # An app's authorization request the protocol refuses (the consent page shows it).
+    OAuthRefused: 400,
     NotAuthenticated: 401,
     Forbidden: 403,
     NotFound: 404,

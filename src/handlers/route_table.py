@@ -96,6 +96,24 @@ ROUTES: tuple[Route, ...] = (
         ("DELETE", "/players/me/personal-tokens/{token_id}", "revokePersonalToken", Scope.OWNER),
     ),
     *_routes(
+        "apps",
+        "players",
+        ("GET", "/players/me/apps", "listApps", Scope.OWNER),
+        ("DELETE", "/players/me/apps/{grant_id}", "revokeApp", Scope.OWNER),
+    ),
+    *_routes(
+        "oauth",
+        "oauth",
+        # OAuth 2.1 for third-party apps (docs/tokens.md): the metadata, where an app sends the player
+        # (a redirect to the web client's consent page), the page's two calls, and the token endpoint,
+        # whose form body and client are the credential.
+        ("GET", "/.well-known/oauth-authorization-server", "getAuthorizationServerMetadata", PUBLIC),
+        ("GET", "/oauth/authorize", "authorizeApp", PUBLIC),
+        ("GET", "/oauth/consent", "describeAuthorization", Scope.OWNER),
+        ("POST", "/oauth/authorize", "decideAuthorization", Scope.OWNER),
+        ("POST", "/oauth/token", "issueAppToken", PUBLIC, _flags(form=True)),
+    ),
+    *_routes(
         "account",
         "players",
         ("GET", "/players/me/export", "exportMyData", Scope.ACCOUNT_READ),

@@ -19,6 +19,7 @@ import importlib
 import threading
 from typing import TYPE_CHECKING
 
+from app.players.scopes import GRANTABLE
 from handlers.problems import with_scope_refusal
 from handlers.route_table import Endpoints, Route, routers, routes_of
 
@@ -30,8 +31,13 @@ EAGER: tuple[str, ...] = ()
 
 def security(route: Route) -> list[dict[str, list[str]]] | None:
     """What the document says a route needs: none (public), or a bearer token holding its scope
-    (OpenAPI 3.1 lets an http scheme's requirement name roles; docs/tokens.md)."""
-    return None if route.scope is None else [{"bearerAuth": [route.scope.value]}]
+    (OpenAPI 3.1 lets an http scheme's requirement name roles; docs/tokens.md), or an app's OAuth token
+    holding it, for every scope an app may be granted (never account:owner)."""
+    if route.scope is None:
+        return None
+    needed = [route.scope.value]
+    bearer = {"bearerAuth": needed}
+    return [bearer, {"oauth2": needed}] if route.scope in GRANTABLE else [bearer]
 
 
 def register(app: APIGatewayRestResolver, route: Route, endpoints: Endpoints) -> None:

@@ -112,3 +112,70 @@ def test_a_generated_client_plays_a_whole_game_with_its_own_methods(sdk: ModuleT
     assert final.phase == models.Phase.FINISHED
     top = max(seat.score for seat in final.players)
     assert final.winners == [seat.player_id for seat in final.players if seat.score == top]
+
+
+def test_a_generated_client_completes_the_oauth_flow_with_its_own_methods(
+    sdk: ModuleType, stack: Served
+) -> None:
+    """What a third-party app's generated SDK does: the player's approval (the consent page's call), the
+    code exchanged with its PKCE verifier, the app's token used, then refreshed."""
+    import base64
+    import hashlib
+    import secrets
+    from urllib.parse import parse_qs, urlsplit
+
+    models = importlib.import_module(f"{PACKAGE}.models")
+    anonymous = sdk.Client(base_url=stack.api_url, raise_on_unexpected_status=True)
+    created = operation("players", "register_player").sync(
+        client=anonymous, body=models.CreatePlayer(name="Ada")
+    )
+    ada = sdk.AuthenticatedClient(
+        base_url=stack.api_url, token=created.token, raise_on_unexpected_status=True
+    )
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    redirect, app_name = "http://127.0.0.1:8765/cb", "SDK bot"
+
+    decided = operation("oauth", "decide_authorization").sync(
+        client=ada,
+        body=models.DecideAuthorization(
+            client_id=app_name,
+            redirect_uri=redirect,
+            scope="games:read games:play",
+            state="s1",
+            code_challenge=challenge,
+            code_challenge_method="S256",
+            approve=True,
+        ),
+    )
+    assert isinstance(decided, models.Decided), decided
+    code = parse_qs(urlsplit(decided.redirect_to).query)["code"][0]
+    issue = operation("oauth", "issue_app_token")
+    grant = models.IssueAppTokenBodyGrantType
+    tokens = issue.sync(
+        client=anonymous,
+        body=models.IssueAppTokenBody(
+            client_id=app_name,
+            grant_type=grant.AUTHORIZATION_CODE,
+            code=code,
+            redirect_uri=redirect,
+            code_verifier=verifier,
+        ),
+    )
+    assert isinstance(tokens, models.TokenOut), tokens
+    app = sdk.AuthenticatedClient(
+        base_url=stack.api_url, token=tokens.access_token, raise_on_unexpected_status=True
+    )
+    game = operation("games", "create_game").sync(client=app, body=models.CreateClassicGame(target_score=10))
+    assert isinstance(game, models.GameOut), game
+
+    again = issue.sync(
+        client=anonymous,
+        body=models.IssueAppTokenBody(
+            client_id=app_name, grant_type=grant.REFRESH_TOKEN, refresh_token=tokens.refresh_token
+        ),
+    )
+    assert isinstance(again, models.TokenOut), again
+    assert again.refresh_token != tokens.refresh_token
+    listed = operation("players", "list_apps").sync(client=ada)
+    assert [a.client_id for a in listed.apps] == [app_name]

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from app import bootstrap
+from app.aws.dynamodb.app_grants import DynamoAppGrantStore, DynamoCodeStore
 from app.aws.dynamodb.decks import DynamoDeckStore
 from app.aws.dynamodb.email import DynamoEmailStore
 from app.aws.dynamodb.feed import DynamoFeedStore
@@ -22,6 +23,7 @@ from app.core.records import GameRecord
 from app.core.settings import AppSettings, get_settings
 from app.decks.card_images import CardImages
 from app.services import Services
+from tests.fakes.app_grants import MemoryAppGrantStore, MemoryCodeStore
 from tests.fakes.decks import MemoryDeckStore
 from tests.fakes.email import MemoryEmailStore
 from tests.fakes.feed import MemoryFeedStore
@@ -57,6 +59,8 @@ STORE_PORTS = (
     "web_push_subscriptions",
     "personal_tokens",
     "talk",
+    "app_grants",
+    "oauth_codes",
 )
 
 
@@ -92,6 +96,8 @@ class AllMemoryPorts(_OnePortObject):
         self.send_ledger = MemorySendLedger()
         self.personal_tokens = MemoryPersonalTokenStore(self.players)
         self.talk = MemoryTalkStore()
+        self.app_grants = MemoryAppGrantStore(self.players)
+        self.oauth_codes = MemoryCodeStore()
         self.parts = tuple(getattr(self, port) for port in STORE_PORTS)
         # The items these doubles keep under `PLAYER#<id>` go when the player's partition is erased.
         self.table.partition_erasers += [
@@ -103,6 +109,7 @@ class AllMemoryPorts(_OnePortObject):
             self.send_ledger.erase_player,
             self.personal_tokens.erase_player,
             self.talk.erase_player,
+            self.app_grants.erase_player,
         ]
 
 
@@ -123,6 +130,8 @@ class AllTablePorts(_OnePortObject):
             DynamoWebPushStore(table, client),
             DynamoPersonalTokenStore(table, client),
             DynamoTalkStore(table, client),
+            DynamoAppGrantStore(table, client),
+            DynamoCodeStore(table, client),
         )
 
     def games_of(self, player_id: str) -> list[GameRecord]:
@@ -171,6 +180,8 @@ def memory_services(
         live=MemoryLiveStore(),
         live_queue=MemoryLiveQueue(),
         live_socket=RecordingLiveSocket(),
+        app_grants=ports.app_grants,
+        oauth_codes=ports.oauth_codes,
     )
     built = replace(built, **overrides) if overrides else built
     if "notification_queue" not in overrides:

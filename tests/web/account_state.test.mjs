@@ -232,3 +232,24 @@ describe("personal tokens", () => {
     assert.equal(acc.scopeWords([]), "No scope");
   });
 });
+
+describe("apps (OAuth)", () => {
+  test("an app's authorization request keeps its whole query for the consent page", () => {
+    const query = "client_id=My%20bot&redirect_uri=http%3A%2F%2F127.0.0.1%3A8765%2Fcb&state=a%3Fb";
+    assert.deepEqual(acc.parseRoute(`#/authorize?${query}`), { name: "authorize", query });
+    assert.equal(acc.screenFor({ name: "authorize" }, true), "authorize");
+    assert.equal(acc.screenFor({ name: "authorize" }, false), "register");
+  });
+
+  test("the apps list names each app by its client_id, newest first, with its rights and a revoke", () => {
+    const rows = acc.appRows([
+      { grant_id: "a_1", client_id: "https://old.example", scopes: ["games:read"], created_at: "2026-11-01T09:00:00.000+00:00", last_used_at: null },
+      { grant_id: "a_2", client_id: "<b>bot</b>", scopes: ["games:play", "games:read"], created_at: "2026-11-02T09:00:00.000+00:00", last_used_at: "2026-11-03T09:00:00.000+00:00" },
+    ]);
+    assert.deepEqual(rows.map((r) => r.id), ["a_2", "a_1"]);
+    assert.equal(rows[0].name, "<b>bot</b>"); // shown as text by h(), never parsed
+    assert.equal(rows[0].scopes, "See your games and your inbox; Play: create, join and play games");
+    assert.equal(rows[1].lastUsed, "Never used");
+    assert.equal(rows[1].revoke.label, "Revoke https://old.example");
+  });
+});

@@ -7,6 +7,7 @@ import { h, replace } from "../dom.js";
 import { act, focusOn, title, ui } from "../ui.js";
 import { emailSection } from "./account_email.js";
 import { sessionsSection } from "./account_sessions.js";
+import { appsSection } from "./account_apps.js";
 import { tokensSection } from "./account_tokens.js";
 
 const EXPORT_NAME = "dixit-export.json";
@@ -129,7 +130,7 @@ function tokenSection(token) {
     h(
       "p",
       { class: "small" },
-      "Your token is your key to this player: on another phone, “Use a token from another device” on the start screen takes it. Anyone with it plays as you, so keep it to yourself.",
+      "Your token is your key to this player: on another phone, “Use a token from another device” on the start screen takes it. Anyone with it plays as you, so keep it to yourself, and never give it to a script, a bot or an app: make a personal token for them above.",
     ),
     h("details", { class: "token" }, h("summary", {}, "Show your token"), h("code", { class: "break", id: "token" }, token)),
   );
@@ -140,6 +141,7 @@ export function accountScreen() {
   const root = h("div", { class: "account" }, h("p", { class: "muted" }, "Loading your account…"));
   const sessions = sessionsSection();
   const tokens = tokensSection();
+  const apps = appsSection();
   (async () => {
     const me = await api.call("GET", "/players/me");
     api.rememberMe({ ...api.me, ...me });
@@ -149,11 +151,12 @@ export function accountScreen() {
       emailSection(me),
       sessions.section,
       tokens.section,
+      apps.section,
       tokenSection(api.token),
       dataSection(),
       deleteSection(me),
     );
-    await Promise.all([sessions.load(), tokens.load()]);
+    await Promise.all([sessions.load(), tokens.load(), apps.load()]);
   })().catch((error) => !error.signedOut && ui.showError(error));
   return [
     title("Your account"),

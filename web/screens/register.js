@@ -55,7 +55,7 @@ export function registerScreen(next) {
             });
           },
         },
-        h("label", { for: "token" }, "Your token (from that device's “Your token” in the inbox)"),
+        h("label", { for: "token" }, "Your token (from that device's account screen, under “Play from another device without email”)"),
         token,
         useToken,
       ),

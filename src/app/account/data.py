@@ -14,7 +14,7 @@ from app.games.ports import Inbox
 from app.notify.ports import Device, Preferences
 from app.notify.web_push.ports import WebPushSubscription
 from app.players.accounts import SignedIn
-from app.players.ports import PersonalTokenRecord, SessionRecord
+from app.players.ports import AppGrantRecord, PersonalTokenRecord, SessionRecord
 from app.talk.records import MessageRecord
 from app.webhooks.records import WebhookRecord
 from dixit.state import RoundResult
@@ -39,6 +39,8 @@ class AccountData:
     games: list[GameData]
     web_push_subscriptions: list[WebPushSubscription] = field(default_factory=list)
     personal_tokens: list[PersonalTokenRecord] = field(default_factory=list)
+    # The apps they let act for them (OAuth grants), without their tokens' hashes.
+    apps: list[AppGrantRecord] = field(default_factory=list)
     # Card id -> its owner's description, for the custom decks of these games (their cards' alt text).
     described: Mapping[str, str] = field(default_factory=dict)
     # Every table-talk message they wrote, in every game (a game they left included).
@@ -66,7 +68,7 @@ def game_ids_of(services: Inbox, player_id: str) -> tuple[list[str], list[str]]:
 
 
 def export(services: Exporting, signed: SignedIn) -> AccountData:
-    """The caller's profile, sessions, personal tokens, devices, webhooks, mutes, games (active and
+    """The caller's profile, sessions, personal tokens, apps, devices, webhooks, mutes, games (active and
     finished) and what they said at the tables."""
     player = signed.player
     player_id = player.player_id
@@ -91,6 +93,7 @@ def export(services: Exporting, signed: SignedIn) -> AccountData:
         games=games,
         web_push_subscriptions=services.web_push_subscriptions.list_web_push_subscriptions(player_id),
         personal_tokens=services.personal_tokens.list_personal_tokens(player_id),
+        apps=services.app_grants.list_app_grants(player_id),
         described=services.decks.descriptions_of(custom) if custom else {},
         messages=sorted(services.talk.messages_by(player_id), key=lambda m: (m.posted_at, m.message_id)),
         muted_players=sorted(services.talk.muted_players(player_id)),

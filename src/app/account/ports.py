@@ -14,12 +14,13 @@ from app.webhooks.ports import Webhooks
 
 if TYPE_CHECKING:
     from app.notify.web_push.ports import WebPushStore
-    from app.players.ports import PersonalTokenStore
+    from app.players.ports import AppGrantStore, PersonalTokenStore
 
 
 class Exporting(Games, Inbox, Described, Sessions, Notifications, Webhooks, Talk, Clock, Protocol):
-    """Everything stored about a player: games and rounds, sessions and personal tokens, devices,
+    """Everything stored about a player: games and rounds, sessions, personal tokens and apps, devices,
     webhooks, subscriptions, what they said at the tables."""
 
     web_push_subscriptions: WebPushStore
     personal_tokens: PersonalTokenStore
+    app_grants: AppGrantStore

@@ -13,6 +13,7 @@ from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut, device_out
 from app.notify.web_push.schemas import ENDPOINT, WebPushSubscriptionOut, subscription_out
+from app.oauth.schemas import EXAMPLE_APPS, AppOut, app_out
 from app.players.token_schemas import PersonalTokenOut, personal_token_out
 from app.talk.schemas import MESSAGE_ID, MessageOut, message_out
 from app.webhooks.schemas import WebhookOut, webhook_out
@@ -148,6 +149,11 @@ class AccountExport(Schema):
         ],
         default_factory=list,
     )
+    apps: list[AppOut] = doc(
+        "The apps you let act for you (OAuth): app, scopes, created, last used (never a token or its hash)",
+        EXAMPLE_APPS,
+        default_factory=list,
+    )
     messages: list[MessageOut] = doc(
         "Every table-talk message you wrote, in every game, oldest first (docs/table-talk.md)",
         [
@@ -221,6 +227,7 @@ def account_export(data: AccountData, images: CardImages) -> AccountExport:
         games=[_game(g, player.player_id, images, data.described) for g in data.games],
         web_push=[subscription_out(w) for w in data.web_push_subscriptions],
         personal_tokens=[personal_token_out(t) for t in data.personal_tokens],
+        apps=[app_out(g) for g in data.apps],
         messages=[message_out(m, stored=True) for m in data.messages],
         muted_players=data.muted_players,
         blocked_players=data.blocked_players,

@@ -41,6 +41,14 @@ PERSONAL_TOKEN_PER_DAY = Rate(
     "ptoken-day", 10_000, 86_400, "token_daily_limit", "this personal token used up its requests for today"
 )
 
+# An app's access token (OAuth, docs/tokens.md) is counted like a personal token, under its grant.
+APP_TOKEN_PER_MINUTE = Rate(
+    "apptoken-minute", 120, 60, "token_rate_limited", "this app's token sent too many requests this minute"
+)
+APP_TOKEN_PER_DAY = Rate(
+    "apptoken-day", 10_000, 86_400, "token_daily_limit", "this app's token used up its requests for today"
+)
+
 
 def source_key(source: str) -> str | None:
     """What a request's source address is counted under (never the address itself); None for loopback,

@@ -3,8 +3,9 @@
 A token is `p_<player>.s_<session>.<secret>`: the ids travel in it, so authentication is one read of the
 session (and the profile beside it), never a token index. Only the secret's SHA-256 is stored. A token
 from before sessions, `p_<player>.<secret>`, is the player's legacy session, whose hash is on the profile.
-A personal token, `p_<player>.t_<token>.<secret>`, is checked by app.players.personal_tokens and signs
-the request in with its scopes only.
+A personal token, `p_<player>.t_<token>.<secret>`, is checked by app.players.personal_tokens, and an
+app's access token, `p_<player>.a_<grant>.<secret>`, by app.players.app_tokens; each signs the request in
+with its scopes only.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from app.core.errors import (
 )
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
-from app.players import personal_tokens
+from app.players import app_tokens, personal_tokens
 from app.players.ports import (
     LEGACY_SESSION,
+    AppGrantRecord,
     Authenticating,
     Opening,
     PersonalTokenRecord,
@@ -83,23 +85,29 @@ def _derived_secret(old_secret: str, key_id: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SignedIn:
-    """Who sent the request, over which session or personal token (exactly one of the two); `replay` is
-    the answer a retried rotation gets."""
+    """Who sent the request, over which session, personal token or app's grant (exactly one of the
+    three); `replay` is the answer a retried rotation gets."""
 
     player: PlayerRecord
     session: SessionRecord | None
     secret: str = field(repr=False, compare=False)
     replay: str | None = field(default=None, repr=False, compare=False)
     token: PersonalTokenRecord | None = None
+    app: AppGrantRecord | None = None
 
     @property
     def session_id(self) -> str:
-        """The id of the credential the request came with: a session's (`s_…`) or a personal token's."""
-        return self.session.session_id if self.session is not None else self.own_token().token_id
+        """The id of the credential the request came with: a session's (`s_…`), a personal token's
+        (`t_…`) or an app's grant's (`a_…`)."""
+        if self.session is not None:
+            return self.session.session_id
+        return self.app.grant_id if self.app is not None else self.own_token().token_id
 
     @property
     def scopes(self) -> frozenset[str] | None:
-        """What the credential may do: None for a session (everything), a personal token's scopes."""
+        """What the credential may do: None for a session (everything), a token's or an app's scopes."""
+        if self.app is not None:
+            return frozenset(self.app.scopes)
         return None if self.token is None else frozenset(self.token.scopes)
 
     def own_session(self) -> SessionRecord:
@@ -242,7 +250,11 @@ def _parse(authorization: str | None) -> tuple[str, str, str]:
         player_id, session_id, secret = parts
     else:
         raise NotAuthenticated(*_INVALID)
-    credential_is_known = is_session_id(session_id) or personal_tokens.is_token_id(session_id)
+    credential_is_known = (
+        is_session_id(session_id)
+        or personal_tokens.is_token_id(session_id)
+        or app_tokens.is_grant_id(session_id)
+    )
     if not player_id.startswith("p_") or len(player_id) > 40 or not secret or not credential_is_known:
         raise NotAuthenticated(*_INVALID)
     return player_id, session_id, secret
@@ -269,6 +281,9 @@ def authenticate(
         # A personal token rotates nothing: an Idempotency-Key changes nothing about how it is checked.
         owner, token = personal_tokens.check(services, player_id, session_id, secret)
         return SignedIn(owner, None, secret, token=token)
+    if app_tokens.is_grant_id(session_id):
+        owner, grant = app_tokens.check(services, player_id, session_id, secret)
+        return SignedIn(owner, None, secret, app=grant)
     player, session = services.sessions.signed_in(player_id, session_id)
     presented = hash_secret(secret)
     # Compare even when the session is unknown, so timing does not reveal which ids exist.

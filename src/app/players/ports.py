@@ -52,6 +52,29 @@ class PersonalTokenRecord:
     last_used_at: str = ""  # "" until first used; then to within PERSONAL_TOKEN_USE_GRANULARITY
 
 
+@dataclass(frozen=True, slots=True)
+class AppGrantRecord:
+    """What a player let a third-party app do (OAuth, app.oauth): one grant per player and app.
+
+    The app holds an access token (`p_<player>.a_<grant>.<secret>`, short-lived) and a refresh token
+    (`p_<player>.r_<grant>.<secret>`, rotated on every use); only their hashes are kept. Refreshing swaps
+    both; the refresh secrets already rotated away are remembered (their hashes, the last few) so that a
+    replayed one is recognised as a stolen copy and the whole grant revoked.
+    """
+
+    player_id: str
+    grant_id: str  # a_<16 hex digits>: app.players.app_tokens.grant_id_for(player, client_id)
+    client_id: str  # the app's own name or URL: no registration
+    scopes: tuple[str, ...]  # app.players.scopes.ordered: never account:owner
+    redirect_uri: str
+    created_at: str
+    access_hash: str
+    access_expires_at: int  # epoch seconds
+    refresh_hash: str
+    rotated: tuple[str, ...] = ()  # hashes of refresh secrets rotated away, oldest first
+    last_used_at: str = ""  # "" until first used; then to within a minute
+
+
 class PlayerStore(Protocol):
     def create_player(self, player: PlayerRecord) -> None:
         """Raises VersionConflict when the id is taken."""
@@ -147,6 +170,36 @@ class PersonalTokenStore(Protocol):
     def touch_personal_token(self, player_id: str, token_id: str, *, used_at: str, older_than: str) -> None:
         """Set last_used_at to `used_at` if it is older than `older_than` (else leave it: a lost race);
         never brings a revoked token back."""
+        ...
+
+
+class AppGrantStore(Protocol):
+    """Apps' grants are `PLAYER#<id>` / `APP#<gid>` items beside the sessions and personal tokens."""
+
+    def put_app_grant(self, grant: AppGrantRecord) -> bool:
+        """Store the grant, replacing the player's earlier grant to the same app (its tokens stop), if the
+        player's profile exists (False otherwise: an account erased meanwhile gets nothing)."""
+        ...
+
+    def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
+        """The profile and the grant, in one read (either None when missing)."""
+        ...
+
+    def list_app_grants(self, player_id: str) -> list[AppGrantRecord]:
+        """Every grant of the player, oldest first."""
+        ...
+
+    def rotate_app_grant(self, old: AppGrantRecord, new: AppGrantRecord) -> bool:
+        """Replace the grant's tokens (hashes, expiry, rotated list) with `new`'s if its refresh hash is
+        still `old.refresh_hash`: True for the one request that does."""
+        ...
+
+    def delete_app_grant(self, player_id: str, grant_id: str) -> bool:
+        """Revoke the grant and every token of it (False: no such grant)."""
+        ...
+
+    def touch_app_grant(self, player_id: str, grant_id: str, *, used_at: str, older_than: str) -> None:
+        """Set last_used_at to `used_at` if it is older than `older_than`; never brings a grant back."""
         ...
 
 
@@ -259,13 +312,23 @@ class CheckingPersonalTokens(PersonalTokens, Counted, Protocol):
     """Checking a personal token: its item, and the counters of its rates."""
 
 
+class AppGrants(Clock, WallClock, Protocol):
+    """Listing and revoking the apps a player let act for them."""
+
+    app_grants: AppGrantStore
+
+
+class CheckingAppTokens(AppGrants, Counted, Protocol):
+    """Checking an app's access token: its grant, and the counters of its rates."""
+
+
 class Registering(Opening, Players, Protocol):
     """A new player, with their first session (and an expiry until they sit at a table)."""
 
     settings: AppSettings
 
 
-class Authenticating(Opening, CheckingPersonalTokens, Protocol):
+class Authenticating(Opening, CheckingPersonalTokens, CheckingAppTokens, Protocol):
     """Checking a token: its session or personal token, its age by the clock, the ages the settings
     allow."""
 

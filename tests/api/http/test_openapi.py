@@ -43,10 +43,14 @@ def test_the_committed_openapi_document_matches_the_code() -> None:
 
 
 def test_every_error_a_route_documents_is_a_problem_and_every_route_documents_500() -> None:
-    for operations in committed()["paths"].values():
+    for path, operations in committed()["paths"].items():
         for op in operations.values():
             errors = {status: r for status, r in op["responses"].items() if int(status) >= 400}
             assert "500" in errors
+            if path == "/oauth/token":
+                # RFC 6749 §5.2 fixes the token endpoint's errors: JSON with `error`, not a problem.
+                oauth = errors.pop("400")["content"]["application/json"]["schema"]
+                assert oauth == {"$ref": "#/components/schemas/OAuthErrorOut"}
             assert all(r["content"] == PROBLEM for r in errors.values())
 
 

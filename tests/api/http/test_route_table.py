@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from app.players.scopes import GRANTABLE
 from handlers import route_table
 from handlers.api import whole_api
 from handlers.hot_routes import ROUTES as LANE
@@ -56,8 +57,10 @@ def test_the_resolver_is_told_each_route_as_its_line_declares_it() -> None:
         served = registered.pop((line.method, line.rule))
         assert served.operation_id == line.operation_id
         assert set(served.tags or []) == {line.tag}
-        expected = None if line.scope is None else [{"bearerAuth": [line.scope.value]}]
-        assert served.security == expected
+        bearer = [{"bearerAuth": [line.scope.value]}] if line.scope is not None else None
+        # An app's OAuth token may hold any scope but the owner's: those routes name both schemes.
+        apps = [{"oauth2": [line.scope.value]}] if line.scope in GRANTABLE else []
+        assert served.security == (None if bearer is None else bearer + apps)
         assert served.include_in_schema is line.documented
     assert registered == {}, "routes the resolver serves that the table does not declare"
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from app.core import rates
+from app.players.scopes import Scope
 from handlers import api
 from handlers.api import whole_api
 from handlers.openapi import document
@@ -203,7 +204,10 @@ def test_every_scoped_route_says_its_scope_in_the_document() -> None:
         if route.scope is None:
             assert "security" not in operation, route.operation_id
         else:
-            assert operation["security"] == [{"bearerAuth": [route.scope.value]}], route.operation_id
+            # A bearer token holding the scope, or an app's OAuth token for any scope an app may hold.
+            bearer = [{"bearerAuth": [route.scope.value]}]
+            apps = [{"oauth2": [route.scope.value]}] if route.scope is not Scope.OWNER else []
+            assert operation["security"] == bearer + apps, route.operation_id
             assert "403" in operation["responses"], route.operation_id
 
 

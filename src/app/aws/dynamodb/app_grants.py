@@ -1,0 +1,179 @@
+"""Apps' grants (`PLAYER#<id>` / `APP#<gid>`) and OAuth codes (`OAUTHCODE#<code hash>` / `CODE`).
+
+A grant lives in the player's partition, so erasing the account deletes it with the rest; it is written
+only while the profile exists (one transaction with a condition check). A code lives under its own hash,
+expires by TTL within minutes, and is taken by a conditional delete that answers the item it deleted:
+exactly one request gets it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from app.aws.dynamodb.items import player_key
+from app.aws.dynamodb.sessions import profile_from_item
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
+from app.core.records import PlayerRecord
+from app.oauth.ports import AuthorizationCode
+from app.players.ports import AppGrantRecord
+
+ITEM_PREFIX = "APP#"
+
+
+def grant_key(player_id: str, grant_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": ITEM_PREFIX + grant_id}}
+
+
+def _strings(values: tuple[str, ...]) -> dict[str, Any]:
+    # Lists, not string sets: they keep their order (scopes as shown, rotated hashes oldest first).
+    return {"L": [{"S": value} for value in values]}
+
+
+def _tokens(grant: AppGrantRecord) -> dict[str, Any]:
+    return {
+        "access_hash": {"S": grant.access_hash},
+        "access_expires_at": {"N": str(grant.access_expires_at)},
+        "refresh_hash": {"S": grant.refresh_hash},
+        "rotated": _strings(grant.rotated),
+    }
+
+
+def grant_from_item(item: dict[str, Any]) -> AppGrantRecord:
+    return AppGrantRecord(
+        item["pk"]["S"].removeprefix("PLAYER#"),
+        item["sk"]["S"].removeprefix(ITEM_PREFIX),
+        item["client_id"]["S"],
+        tuple(scope["S"] for scope in item["scopes"]["L"]),
+        item["redirect_uri"]["S"],
+        item["created_at"]["S"],
+        item["access_hash"]["S"],
+        int(item["access_expires_at"]["N"]),
+        item["refresh_hash"]["S"],
+        tuple(old["S"] for old in item.get("rotated", {}).get("L", [])),
+        item.get("last_used_at", {}).get("S", ""),
+    )
+
+
+class DynamoAppGrantStore(TableAdapter):
+    def put_app_grant(self, grant: AppGrantRecord) -> bool:
+        put: dict[str, Any] = {
+            "Put": {
+                "TableName": self.table_name,
+                "Item": {
+                    **grant_key(grant.player_id, grant.grant_id),
+                    "client_id": {"S": grant.client_id},
+                    "scopes": _strings(grant.scopes),
+                    "redirect_uri": {"S": grant.redirect_uri},
+                    "created_at": {"S": grant.created_at},
+                    **_tokens(grant),
+                },
+            }
+        }
+        profile: dict[str, Any] = {
+            "ConditionCheck": {
+                "TableName": self.table_name,
+                "Key": player_key(grant.player_id),
+                "ConditionExpression": "attribute_exists(pk)",
+            }
+        }
+        try:
+            items: list[Any] = [put, profile]
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            if not is_conditional_failure(error):
+                raise
+            return False
+        return True
+
+    def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
+        found = self.batch_get([player_key(player_id), grant_key(player_id, grant_id)])
+        profile = next((i for i in found if i["sk"]["S"] == "PROFILE"), None)
+        grant = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
+        return (
+            None if profile is None else profile_from_item(profile),
+            None if grant is None else grant_from_item(grant),
+        )
+
+    def list_app_grants(self, player_id: str) -> list[AppGrantRecord]:
+        items = self.query_all(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": ITEM_PREFIX}},
+        )
+        return sorted(map(grant_from_item, items), key=lambda g: (g.created_at, g.grant_id))
+
+    def rotate_app_grant(self, old: AppGrantRecord, new: AppGrantRecord) -> bool:
+        tokens = _tokens(new)
+        return self.conditional_update(
+            grant_key(old.player_id, old.grant_id),
+            UpdateExpression=(
+                "SET access_hash = :access_hash, access_expires_at = :access_expires_at, "
+                "refresh_hash = :refresh_hash, rotated = :rotated"
+            ),
+            ConditionExpression="refresh_hash = :old",
+            ExpressionAttributeValues={
+                **{f":{name}": value for name, value in tokens.items()},
+                ":old": {"S": old.refresh_hash},
+            },
+        )
+
+    def delete_app_grant(self, player_id: str, grant_id: str) -> bool:
+        return self.conditional_delete(
+            grant_key(player_id, grant_id), ConditionExpression="attribute_exists(pk)"
+        )
+
+    def touch_app_grant(self, player_id: str, grant_id: str, *, used_at: str, older_than: str) -> None:
+        self.conditional_update(
+            grant_key(player_id, grant_id),
+            UpdateExpression="SET last_used_at = :now",
+            ConditionExpression=(
+                "attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at < :cutoff)"
+            ),
+            ExpressionAttributeValues={":now": {"S": used_at}, ":cutoff": {"S": older_than}},
+        )
+
+
+def code_key(code_hash: str) -> dict[str, Any]:
+    return {"pk": {"S": f"OAUTHCODE#{code_hash}"}, "sk": {"S": "CODE"}}
+
+
+class DynamoCodeStore(TableAdapter):
+    def put_code(self, code: AuthorizationCode) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                **code_key(code.code_hash),
+                "player_id": {"S": code.player_id},
+                "client_id": {"S": code.client_id},
+                "redirect_uri": {"S": code.redirect_uri},
+                "scopes": _strings(code.scopes),
+                "code_challenge": {"S": code.code_challenge},
+                "expires_at": {"N": str(code.expires_at)},
+            },
+        )
+
+    def take_code(self, code_hash: str) -> AuthorizationCode | None:
+        try:
+            answer = self.client.delete_item(
+                TableName=self.table_name,
+                Key=code_key(code_hash),
+                ConditionExpression="attribute_exists(pk)",
+                ReturnValues="ALL_OLD",
+            )
+        except ClientError as error:
+            if is_conditional_failure(error):
+                return None
+            raise
+        item = answer.get("Attributes")
+        if not item:
+            return None
+        return AuthorizationCode(
+            code_hash,
+            item["player_id"]["S"],
+            item["client_id"]["S"],
+            item["redirect_uri"]["S"],
+            tuple(scope["S"] for scope in item["scopes"]["L"]),
+            item["code_challenge"]["S"],
+            int(item["expires_at"]["N"]),
+        )
