@@ -14,7 +14,10 @@ from .web import PHONE, WebPlayer, api_call, chromium, post_json
 
 pytestmark = pytest.mark.browser
 
-WITHIN_MS = 1_000
+# A second is the promise (tests/e2e/test_e2e_live.py holds the socket to it: about 0.4 s on an idle
+# 2-core machine); a browser adds its fetch and its drawing, and CI runs two test workers beside two
+# Chromium contexts, so the page gets twice that. Polling is off: whatever shows came over the socket.
+WITHIN_MS = 2_000
 
 
 @pytest.fixture(scope="module")
