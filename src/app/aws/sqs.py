@@ -34,8 +34,18 @@ class SqsWebhookQueue:
         return self._client
 
     def send(self, bodies: Sequence[str]) -> list[str]:
-        """Enqueue every body; returns the bodies SQS refused (the caller decides whether to retry)."""
-        return _send_batches(self.client, self.queue_url, bodies)
+        """Enqueue every body; returns the bodies SQS refused (the caller decides whether to retry).
+
+        SQS unreachable or failing counts as refusing them all, as a partial refusal does: the stream then
+        retries its record, and table talk keeps the message it already stored (app.flows.table_talk)
+        instead of answering 500 to a poster who would retry it into a second copy.
+        """
+        if not bodies:
+            return []
+        try:
+            return _send_batches(self.client, self.queue_url, bodies)
+        except (ClientError, BotoCoreError):
+            return list(bodies)
 
     def retry_later(self, receipt_handle: str, delay_seconds: int) -> None:
         """Hide a message for `delay_seconds`: the queue itself then redelivers it, which is the backoff."""
