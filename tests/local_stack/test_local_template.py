@@ -140,6 +140,8 @@ def test_the_environment_resolves_against_the_local_resources() -> None:
             "EmailQueue": "q/email",
             "WebPushQueue": "q/web-push",
             "DevicePushQueue": "q/device-push",
+            "WebhookQueue": "q/webhooks",
+            "LiveQueue": "q/live",
         },
     )
     values, unresolved = resolved_environment(spec, refs)
@@ -147,6 +149,8 @@ def test_the_environment_resolves_against_the_local_resources() -> None:
     # (local_stack.live, stack_env).
     assert unresolved == ["LIVE_URL"]
     assert values["WEB_PUSH_QUEUE_URL"] == "q/web-push"  # the nudge route queues its notifications
+    # Table talk queues its webhook deliveries and live signals from the request.
+    assert (values["WEBHOOK_QUEUE_URL"], values["LIVE_QUEUE_URL"]) == ("q/webhooks", "q/live")
     assert values["TABLE_NAME"] == "t"
     assert values["CARD_BUCKET"] == "b"
     assert values["NUDGE_TOPIC_ARN"] == "arn:topic"
