@@ -1,6 +1,7 @@
 """Bad input never causes a 500: random bodies, paths and headers thrown at every route.
 
-Each answer is either a success or a problem+json with a stable code and nothing internal in it.
+Each answer is either a success or a problem+json with a stable code and nothing internal in it (the
+OAuth token endpoint's refusals are RFC 6749 §5.2's JSON instead, which OAuth clients parse).
 """
 
 from __future__ import annotations
@@ -48,12 +49,28 @@ headers = st.fixed_dictionaries(
 )
 
 
-def check(reply: Reply) -> None:
+# RFC 6749 §5.2: what the token endpoint's 400 names, as its `error`.
+OAUTH_ERRORS = {
+    "invalid_request",
+    "invalid_client",
+    "invalid_grant",
+    "unauthorized_client",
+    "unsupported_grant_type",
+    "invalid_scope",
+}
+
+
+def check(reply: Reply, path: str = "") -> None:
     # A feature this deployment does not configure (Web Push without a VAPID key) is a 501 whatever the
     # input: not a server error.
     not_configured = reply.status == 501 and str(reply.body.get("code", "")).endswith("_not_configured")
     assert reply.status < 500 or not_configured, reply.raw
-    if reply.status >= 400:
+    if path == "/oauth/token" and reply.status == 400:
+        assert reply.headers.get("Content-Type") == "application/json", reply.raw
+        assert reply.headers.get("Cache-Control") == "no-store", reply.raw
+        assert reply.body["error"] in OAUTH_ERRORS, reply.raw
+        assert "Traceback" not in reply.raw
+    elif reply.status >= 400:
         assert reply.headers.get("Content-Type") == "application/problem+json", reply.raw
         body: dict[str, Any] = reply.body
         assert body["status"] == reply.status
@@ -72,7 +89,7 @@ def test_no_input_makes_any_route_fail_with_a_server_error(
     target = path_id.replace("{game}", _game(players))
     path = template.replace("{game_id}", target).replace("{deck_id}", target)
     auth = {"Authorization": f"Bearer {players[0].token}"} if as_player else {}
-    check(call(method, path, raw_body=raw, headers={**auth, **extra}))
+    check(call(method, path, raw_body=raw, headers={**auth, **extra}), path)
 
 
 _GAMES: dict[str, str] = {}
