@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from app.core import clock as wall_clock
 from app.core.deadline import DEFAULT_SECONDS, Deadline
+from dixit.lean_dataclass import dataclass
 
 if TYPE_CHECKING:
     from app.core.settings import AppSettings

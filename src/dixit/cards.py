@@ -7,9 +7,9 @@ has (84 for an official deck), so custom decks deal like any other.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from dixit.errors import InvalidMoveError
+from dixit.lean_dataclass import dataclass
 
 CARDS_PER_OFFICIAL_DECK = 84
 

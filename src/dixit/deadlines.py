@@ -10,10 +10,11 @@ due when the first of them wakes, so a late sweep inside their quiet hours store
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 
 from dixit.asleep import woken_by
+from dixit.lean_dataclass import dataclass
 from dixit.settings import TimeoutPolicy
 from dixit.state import GameState
 

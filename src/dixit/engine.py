@@ -13,7 +13,6 @@ and dixit.ending decide what follows. The names callers have always imported fro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import assert_never
 
 from dixit.cards import check_card_ids, deck_of
@@ -21,6 +20,7 @@ from dixit.departures import departed_and_due
 from dixit.ending import AUTOPLAY_IDLE_ROTATIONS
 from dixit.errors import InvalidMoveError
 from dixit.guards import IN_PLAY
+from dixit.lean_dataclass import dataclass
 from dixit.more_time import extend, vacation
 from dixit.moves import (
     Extend,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from dixit.lean_dataclass import dataclass
 from dixit.quiet_hours import SeatQuiet
 
 

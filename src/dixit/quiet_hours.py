@@ -13,10 +13,11 @@ the waking window. So nobody times out asleep, and the morning message still lea
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from dixit.lean_dataclass import dataclass
 
 MINUTES_PER_DAY = 24 * 60
 # Quiet hours may not swallow the day: at least this much of it stays awake, so a waking window fits.

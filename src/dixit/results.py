@@ -5,9 +5,10 @@ Frozen, and named by player id (not seat): a round's reveal outlives the seats o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from dixit.lean_dataclass import dataclass
 
 
 class EndReason(StrEnum):

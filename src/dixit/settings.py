@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from dixit.cards import CARDS_PER_OFFICIAL_DECK, OFFICIAL_DECKS, card_ids_of, is_deck_id
 from dixit.errors import InvalidMoveError
+from dixit.lean_dataclass import dataclass
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
     DEFAULT_VACATION_DAYS,

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dixit.deck import catalogue, deck_order
+from dixit.lean_dataclass import dataclass
 from dixit.quiet_hours import SeatQuiet, shift_deadline
 from dixit.results import CardResult, EndNote, EndReason, RoundResult
 from dixit.settings import Settings

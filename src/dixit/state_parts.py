@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
+
+from dixit.lean_dataclass import dataclass
 
 # A player who let this many owed moves in a row time out is away until they act again.
 AWAY_AFTER = 2

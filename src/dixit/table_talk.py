@@ -9,11 +9,11 @@ time the storyteller thinks of a clue, and the end are open. `always` trusts the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from dixit.errors import IllegalMoveError, InvalidMoveError
+from dixit.lean_dataclass import dataclass
 from dixit.settings import TableTalk
 from dixit.state_parts import Phase
 

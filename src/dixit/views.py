@@ -6,9 +6,9 @@ the discard order or the seed. Everything leaves the core through here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+from dixit.lean_dataclass import dataclass
 from dixit.scoring import allowed_vote_counts
 from dixit.settings import MIN_PLAYERS, Settings, cards_to_submit
 from dixit.state import EndNote, EndReason, GameState, Phase, Round, RoundResult

@@ -22,12 +22,13 @@ This module imports nothing heavy: the API reads it on every cold start, before 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from typing import Any, TypeVar
 
 # The scopes are the tokens' vocabulary (app.players.scopes): a personal token is checked against them.
 from app.players.scopes import Scope
+from dixit.lean_dataclass import dataclass
 
 PUBLIC = None
 _R = Scope.GAMES_READ

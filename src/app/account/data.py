@@ -5,7 +5,7 @@ push endpoint."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from app.account.ports import Exporting
 from app.core.records import GameRecord, PlayerRecord
@@ -17,6 +17,7 @@ from app.players.accounts import SignedIn
 from app.players.ports import AppGrantRecord, PersonalTokenRecord, SessionRecord
 from app.talk.records import MessageRecord
 from app.webhooks.records import WebhookRecord
+from dixit.lean_dataclass import dataclass
 from dixit.state import RoundResult
 
 

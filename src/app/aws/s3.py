@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
@@ -24,6 +23,7 @@ from urllib.parse import quote, urlsplit
 from botocore.exceptions import NoCredentialsError
 
 from app.aws import clients as aws_clients
+from dixit.lean_dataclass import dataclass
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
+
+from dixit.lean_dataclass import dataclass
 
 # Without an invocation to bound it (tests, scripts), a use case may retry about as long as a Lambda could.
 DEFAULT_SECONDS = 8.0

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-from dataclasses import dataclass
 from typing import Protocol
 
 from app.core.clock import Clock
 from app.core.errors import RateLimited
+from dixit.lean_dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
 
+from dixit.lean_dataclass import dataclass
 from dixit.state import EndReason, GameState, Phase
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from app.core.errors import Conflict, Forbidden, NotFound
@@ -15,6 +14,7 @@ from app.decks.card_schema import CUSTOM_DECK_ID_PATTERN
 from app.decks.ports import CardStatus, DeckRecord, DeckStore
 from dixit.cards import OFFICIAL_DECKS, is_deck_id
 from dixit.errors import InvalidMoveError
+from dixit.lean_dataclass import dataclass
 from dixit.limits import MAX_CUSTOM_DECK_CARDS, MIN_CUSTOM_DECK_CARDS
 from dixit.text import check_description, check_name
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any, Protocol
+
+from dixit.lean_dataclass import dataclass
 
 
 class CardStatus(StrEnum):

@@ -9,7 +9,6 @@ are deterministic, so a retried stream batch rewrites the same items and enqueue
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from app.core.errors import Forbidden, InvalidInput
@@ -17,6 +16,7 @@ from app.core.records import FeedItem, PlayerRecord
 from app.feed.events import EVENT_ADAPTER, Event, MessagePosted, derive_for_members, rematch_events
 from app.feed.ports import FeedReading, FeedWriting
 from app.games.play import load_game
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState, Phase
 
 FEED_PAGE_DEFAULT = 50

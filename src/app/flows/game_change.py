@@ -17,7 +17,6 @@ ids, which every channel recognises.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from app.core.errors import StoreUnavailable
@@ -32,6 +31,7 @@ from app.notify.messages import Notification, changes
 from app.notify.rematch_news import invitations
 from app.talk import expiry as talk_expiry
 from app.webhooks.dispatch import enqueue_events
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState, Phase, RoundResult
 
 

@@ -12,7 +12,7 @@ holds the sweep's request id (the move path's last look), so it is never counted
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import UTC, datetime
 
 from app.core.errors import AppError
@@ -34,6 +34,7 @@ from dixit import engine
 from dixit.asleep import past_due, timing_out
 from dixit.deadlines import Due, DueKind
 from dixit.engine import Applied
+from dixit.lean_dataclass import dataclass
 from dixit.moves import Timeout
 from dixit.state import Phase
 

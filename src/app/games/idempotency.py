@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
-from dataclasses import dataclass
 from typing import Any
 
 from app.core.errors import IdempotencyKeyReused
 from app.core.records import StoredAnswer
 from app.decks.card_images import CardImages
+from dixit.lean_dataclass import dataclass
 
 MAX_KEY_LENGTH = 128
 

@@ -5,12 +5,12 @@ the few ports each of its use cases reads (the composition's Services has them a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from app.core.clock import Clock
 from app.core.deadline import RetryBudget
 from app.core.records import GameRecord, GameStamp, Membership, StoredAnswer
+from dixit.lean_dataclass import dataclass
 from dixit.state import RoundResult
 
 if TYPE_CHECKING:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from app.core.deadline import RetryBudget
@@ -27,6 +26,7 @@ from app.games.ports import Answering, GameWrite, Moving, Viewing
 from app.games.presenters import game_body
 from app.games.reading import load_game
 from dixit.engine import Applied
+from dixit.lean_dataclass import dataclass
 
 # How many request ids a game item remembers. A request whose answer was lost looks for its id at once,
 # so it is found unless this many other moves landed in that instant (more than a 12-seat game makes).

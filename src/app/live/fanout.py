@@ -9,10 +9,10 @@ client a 304, app.live.signals).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from app.live.ports import Posted, Telling
 from app.live.signals import TALK, Announcement, encoded, game_changed, inbox_changed, messages_changed
+from dixit.lean_dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from dixit.lean_dataclass import dataclass
 
 MAX_FRAME_BYTES = 1024
 ACTIONS = ("watch", "unwatch", "ping")

@@ -21,9 +21,9 @@ A client ignores a type it does not know, so a feature may add its own without b
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState
 
 # What an announcement is of: the game itself, or its table talk.

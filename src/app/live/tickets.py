@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
 
 from app.core.errors import NotAuthenticated
 from app.live.ports import LiveStore
+from dixit.lean_dataclass import dataclass
 
 TICKET_SECONDS = 30
 _PREFIX = "lt_"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
@@ -38,6 +38,7 @@ from app.notify.outbox_ports import NotificationQueue
 from app.notify.ports import Device, NotificationStore, Queueing
 from app.notify.preferences import Channel, NotificationPreferences
 from app.notify.web_push.ports import WebPushStore
+from dixit.lean_dataclass import dataclass
 from dixit.quiet_hours import is_quiet, quiet_end
 from dixit.state import GameState
 from dixit.views import waiting_for

@@ -7,9 +7,8 @@ after fixed wording and in quotes, so a name or clue cannot pass for the message
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.notify.messages import Kind, Notification
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState
 from dixit.views import GameView, OwedMove, view_for
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 from app.core.telemetry import count, logger
 from app.notify.delivery import Delivery, Outcome
 from app.notify.messages import Kind, Notification, rematch_waits
 from app.notify.ports import Held, Releasing
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState
 from dixit.views import may_come_back, waiting_for
 

@@ -8,11 +8,11 @@ may already see (ids, phase, round number, version): never a hand, a clue or a c
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from urllib.parse import quote
 
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState, Phase
 from dixit.views import may_come_back, waiting_for
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from app.notify.email.channel import EMAILED_KINDS
 from app.notify.messages import Kind, Notification
 from app.notify.preferences import Channel, NotificationPreferences
 from app.notify.web_push.browsers import WEB_PUSH_KINDS
+from dixit.lean_dataclass import dataclass
 
 
 def notification_to_dict(notification: Notification) -> dict[str, Any]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import partial
@@ -28,6 +27,7 @@ from app.notify.ports import Device, OutboxSending
 from app.notify.preferences import Channel
 from app.notify.web_push.browsers import WebPush
 from app.webhooks.ports import MAX_VISIBILITY_SECONDS
+from dixit.lean_dataclass import dataclass
 
 
 class Sent(StrEnum):

@@ -5,7 +5,6 @@ few ports each notify use case reads (the composition's Services has them all, a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -14,6 +13,7 @@ from app.games.ports import Games, Inbox, Moving
 from app.notify.devices.channels import Platform
 from app.notify.messages import Notification
 from app.notify.preferences import NotificationPreferences
+from dixit.lean_dataclass import dataclass
 
 if TYPE_CHECKING:
     from app.core.settings import AppSettings

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from functools import lru_cache
 from importlib.resources import files
 
 from app.core.errors import InvalidInput
 from app.notify.messages import Kind
+from dixit.lean_dataclass import dataclass
 from dixit.quiet_hours import InvalidQuietHours, QuietHours, SeatQuiet, UnknownTimeZone, zone
 
 

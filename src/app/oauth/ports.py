@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from app.core.clock import Clock, WallClock
 from app.players.ports import AppGrantStore
+from dixit.lean_dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

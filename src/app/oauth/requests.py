@@ -8,12 +8,11 @@ may hold (never `account:owner`), and an opaque `state` the app gets back as it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.oauth import pkce
 from app.oauth.errors import OAuthRefused
 from app.oauth.redirects import check_client_id, check_redirect_uri
 from app.players.scopes import GRANTABLE, Scope, ordered
+from dixit.lean_dataclass import dataclass
 
 MAX_STATE = 500
 

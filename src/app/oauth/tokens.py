@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from app.oauth import pkce
 from app.oauth.consent import hash_code
@@ -23,6 +23,7 @@ from app.oauth.redirects import check_client_id
 from app.players.app_tokens import grant_id_for, grant_of_refresh_id, refresh_id
 from app.players.ports import AppGrantRecord
 from app.players.token_secrets import hash_secret, new_secret
+from dixit.lean_dataclass import dataclass
 
 ACCESS_SECONDS = 3600
 # How many rotated refresh hashes a grant remembers: an app refreshing hourly is caught replaying any

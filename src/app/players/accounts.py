@@ -16,7 +16,7 @@ import hmac
 import json
 import re
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, timedelta
 
 from app.core.errors import (
@@ -44,6 +44,7 @@ from app.players.ports import (
 from app.players.scopes import Scope
 from app.players.token_secrets import hash_secret, new_secret
 from dixit.engine import check_name
+from dixit.lean_dataclass import dataclass
 from dixit.text import check_device as check_device_label
 
 DEFAULT_DEVICE = "unnamed device"

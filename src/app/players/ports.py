@@ -5,7 +5,6 @@ few ports each of its use cases reads (the composition's Services has them all, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from app.core.clock import Clock, WallClock
 from app.core.rates import Counted
 from app.core.records import PlayerRecord
+from dixit.lean_dataclass import dataclass
 
 if TYPE_CHECKING:
     from app.core.settings import AppSettings

@@ -18,7 +18,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -33,6 +33,7 @@ from app.players.accounts import check_device, open_session
 from app.players.addresses import address_id, normalize
 from app.players.ports import CodeKey, Confirmed, PendingCode, SessionRecord
 from app.signin.ports import Codes, Mailing, SigningIn, Verifying
+from dixit.lean_dataclass import dataclass
 
 SIGN_IN_SECONDS = 600  # a sign-in code works for 10 minutes
 VERIFY_SECONDS = 900  # a confirmation code for 15

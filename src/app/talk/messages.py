@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 
 from app.core import rates
 from app.core.errors import Forbidden, InvalidInput
@@ -20,6 +19,7 @@ from app.talk import limits
 from app.talk.expiry import expiry_of_a_message_in
 from app.talk.ports import Talking
 from app.talk.records import MessageRecord
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState
 from dixit.table_talk import TalkWindow, check_talk, talk_window
 from dixit.text import check_message

@@ -6,7 +6,7 @@ message while votes are cast could point at a card as well as words), and counte
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from app.core import rates
 from app.core.errors import Forbidden, NotFound
@@ -16,6 +16,7 @@ from app.talk import limits
 from app.talk.messages import MESSAGE_ID
 from app.talk.ports import Talking
 from app.talk.records import ReactionRecord
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState
 from dixit.table_talk import check_reaction, check_round_target, check_talk, revealed_round_of
 

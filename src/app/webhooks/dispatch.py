@@ -8,7 +8,6 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,6 +18,7 @@ from app.webhooks.http import HttpOutcome, post
 from app.webhooks.ports import MAX_VISIBILITY_SECONDS, Enqueueing, Posting, WebhookQueue
 from app.webhooks.records import DeliveryAttempt, Outcome, WebhookRecord
 from app.webhooks.signing import HEADER, sign
+from dixit.lean_dataclass import dataclass
 
 USER_AGENT = "DixitByMail-Webhooks/1.0"
 

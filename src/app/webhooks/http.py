@@ -13,9 +13,9 @@ import socket
 import ssl
 import threading
 import time
-from dataclasses import dataclass
 
 from app.webhooks.ssrf import Target
+from dixit.lean_dataclass import dataclass
 
 _MAX_RESPONSE_BYTES = 4_096  # the body is never used; reading a little lets the connection close cleanly
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from dixit.lean_dataclass import dataclass
 
 Outcome = Literal["delivered", "failed", "gave_up", "dropped"]
 

@@ -11,10 +11,10 @@ import ipaddress
 import re
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from app.core.errors import InvalidInput
+from dixit.lean_dataclass import dataclass
 
 MAX_URL_LENGTH = 2048
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address

@@ -5,9 +5,10 @@ The port and its plain types only; `app.aws.sns.SnsNotifier` is the SNS adapter 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
+
+from dixit.lean_dataclass import dataclass
 
 if TYPE_CHECKING:
     from app.notify.messages import Notification

@@ -11,7 +11,7 @@ Every outcome but "sent" is counted by name (`Email_<outcome>`); the outbox's em
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 from enum import StrEnum
 
@@ -28,6 +28,7 @@ from app.notify.email.mail import (
 from app.notify.email.turn_mail import turn_mail
 from app.notify.messages import Kind, Notification
 from app.notify.ports import Emailing
+from dixit.lean_dataclass import dataclass
 
 TURN_MAIL_WINDOW = timedelta(hours=12)
 TURN_KINDS = frozenset({Kind.YOUR_TURN, Kind.REMINDER})

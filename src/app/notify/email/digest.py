@@ -11,7 +11,7 @@ under the hour their digest is next due.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime, timedelta
 
 from app.core.records import Membership
@@ -24,6 +24,7 @@ from app.notify.email.ports import DigestEntry
 from app.notify.email.turn_mail import digest_mail
 from app.notify.ports import DigestFiling, Digesting
 from app.notify.preferences import NotificationPreferences
+from dixit.lean_dataclass import dataclass
 
 # Enough for one more player (a few reads, a claim, a send) and a clean return.
 RESERVE_MS = 3_000

@@ -7,10 +7,10 @@ suppression list (it bounced or its owner marked us as spam): it raises `Suppres
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from app.core.errors import InvalidInput, NotConfigured, StoreUnavailable
+from dixit.lean_dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,9 @@ Kept apart from `app.notify.ports.NotificationStore` (devices, mutes): these ite
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
+
+from dixit.lean_dataclass import dataclass
 
 
 class MailLedger(Protocol):

@@ -7,11 +7,11 @@ markup; the text part is the same words without markup. Pure: no clock, no setti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from string import Template
 
 from app.notify.email.mail import Mail
+from dixit.lean_dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

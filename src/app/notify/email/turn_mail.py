@@ -11,7 +11,6 @@ the caller gives the time zone, the links and the image URLs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape
 from urllib.parse import quote
@@ -23,6 +22,7 @@ from app.notify.email.digest_talk import unread_text
 from app.notify.email.mail import Mail
 from app.notify.headline import headline
 from app.notify.messages import Kind, Notification, rematch_waits
+from dixit.lean_dataclass import dataclass
 from dixit.state import GameState, Phase
 from dixit.views import GameView, OwedMove, view_for
 

@@ -19,7 +19,7 @@ import binascii
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -37,6 +37,7 @@ from app.notify.web_push.ports import (
     WebPushSubscription,
 )
 from app.webhooks.ssrf import UnsafeUrl, vet
+from dixit.lean_dataclass import dataclass
 
 MAX_SUBSCRIPTIONS = 10
 MAX_ENDPOINT_LENGTH = 2048

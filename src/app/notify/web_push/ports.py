@@ -7,9 +7,10 @@ the push service. Both are built by `app.bootstrap`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
+
+from dixit.lean_dataclass import dataclass
 
 # The local stack's push receiver (tools/local_stack/push.py PUSH_PATH), on the gateway's own port: the
 # one path on the stack's own ports a (local) subscription may point at.
