@@ -5,7 +5,7 @@ Through the resolver a move paid about as much for the framework as for its thre
 matching, parameter resolution and two validation passes written for any route (docs/performance.md,
 "Handler floor"). These routes need none of that generality. They stay registered on the resolver, which
 describes them (OpenAPI) and answers whatever this lane declines. The lane validates requests with the
-same models, runs the same route code (`routes.games.play_move` and `look`) and maps errors with the same
+same models, runs the same route code (`routes.game_moves.play_move` and `look`) and maps errors with the same
 functions (handlers.problems), so a request gets the same answer either way: tests/api/http/test_hot_routes.py
 sends each one both ways and compares. Unlike the resolver it does not validate the answer again against
 GameOut: the tests prove that game_body always builds exactly that (tests/app/games/test_game_body.py).
@@ -31,7 +31,7 @@ from handlers import problems
 from handlers.http import IdempotencyKey, IfMatch, IfNoneMatch, NotModified
 from handlers.route_table import ROUTES as TABLE
 from handlers.route_table import Route
-from handlers.routes.games import MOVE_ROUTES, MoveRoute, look, play_move
+from handlers.routes.game_moves import MOVE_ROUTES, MoveRoute, look, play_move
 
 # What a hot route is given: the event, the caller, the adapters and the body's JSON value (None: no body).
 Answer = Callable[[dict[str, Any], PlayerRecord, Services, Any], "Response[Any] | None"]

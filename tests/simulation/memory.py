@@ -31,7 +31,7 @@ from dixit.errors import DixitError
 from dixit.state import GameState, Phase
 from handlers.game_stream import consume
 from handlers.route_table import ROUTES as TABLE
-from handlers.routes.games import MOVE_ROUTES
+from handlers.routes.game_moves import MOVE_ROUTES
 from tests.fakes.games import MemoryGameStore
 from tests.fakes.push import MemoryNotifier
 from tests.support.services import AllMemoryPorts, memory_services

@@ -8,7 +8,8 @@ from app.account.data import AccountData, GameData
 from app.core.examples import CARD_ALT, CARD_ID, GAME_ID, OTHER_ID, PLAYER_ID, SESSION_ID, STAMP
 from app.core.schema_base import Schema, doc
 from app.decks.card_images import CardImages
-from app.games.presenters import names_in, round_result
+from app.games.presented import round_result
+from app.games.presenters import names_in
 from app.games.schemas import RoundResultOut
 from app.notify.preferences import NotificationPreferences, to_body
 from app.notify.schemas import DeviceOut, PreferencesOut, device_out

@@ -13,14 +13,21 @@ from pydantic import BeforeValidator, Field, Strict
 
 from app.core.examples import CARD_ALT, CARD_ID, DEADLINE, GAME_ID, IMAGE_URL, OTHER_ID, PLAYER_ID, STAMP
 from app.core.records import Visibility
-from app.core.request_fields import TEXT_RULE, CardId, text_schema, whole_number
+from app.core.request_fields import TEXT_RULE, text_schema, whole_number
 from app.core.schema_base import Request, Schema, doc
 from app.decks.card_schema import CUSTOM_DECK_ID_PATTERN, Card
+
+# The move bodies and the settings every view shows have modules of their own, so that a move or a view
+# imports only them (issue 36); this module still holds the whole contract of the game routes.
+from app.games.move_bodies import ChooseCards as ChooseCards
+from app.games.move_bodies import GiveClue as GiveClue
+from app.games.move_bodies import JoinGame as JoinGame
+from app.games.move_bodies import NamePlayer as NamePlayer
+from app.games.move_bodies import TakeVacation as TakeVacation
+from app.games.settings_out import SettingsOut as SettingsOut
 from dixit.cards import OFFICIAL_DECKS
 from dixit.limits import (
     DEFAULT_MOVE_TIMEOUT_HOURS,
-    MAX_CLUE_BYTES,
-    MAX_CLUE_LENGTH,
     MAX_DECKS,
     MAX_MOVE_TIMEOUT_HOURS,
     MAX_NAME_LENGTH,
@@ -146,65 +153,6 @@ class CreateOdysseyGame(_GameSettings):
 
 # The seats a game may have depend on its rules: one schema per ruleset says so exactly.
 CreateGame = CreateClassicGame | CreateOdysseyGame
-
-
-class JoinGame(Request):
-    invite_code: str | None = doc("Required to join a private game", "Zx8_q1", default=None, max_length=64)
-
-
-class GiveClue(Request):
-    card_id: CardId = doc("A card from your hand", CARD_ID)
-    clue: str = Field(
-        min_length=1,
-        max_length=MAX_CLUE_LENGTH,
-        json_schema_extra=text_schema(),
-        examples=["the last door"],
-        description=(
-            f"At most {MAX_CLUE_BYTES} bytes in UTF-8 and {MAX_CLUE_LENGTH} characters once normalised "
-            f"(clue_too_long). {TEXT_RULE}"
-        ),
-    )
-
-
-class ChooseCards(Request):
-    card_ids: list[CardId] = Field(
-        min_length=1,
-        max_length=12,
-        examples=[["base-042"]],
-        description="The cards: from your hand to submit, from the table to vote; each at most once",
-        json_schema_extra={"uniqueItems": True},
-    )
-
-
-class TakeVacation(Request):
-    days: Annotated[int, Field(ge=1, le=MAX_VACATION_DAYS), Strict(), BeforeValidator(whole_number)] = Field(
-        examples=[3],
-        description="Days away from now: your deadlines stop meanwhile (counted against the game's "
-        "vacation_days)",
-    )
-
-
-class NamePlayer(Request):
-    player_id: str = doc("The seated player it is about", OTHER_ID, max_length=64)
-
-
-class SettingsOut(Schema):
-    rules: str = doc("classic or odyssey", "classic")
-    decks: list[str] = doc("The decks in play", ["base"])
-    max_players: int = doc("Seats", 6)
-    target_score: int = doc("The score that ends the game", 30)
-    move_timeout_hours: int = doc("How long a player may take over an owed move", 48)
-    timeout_policy: TimeoutPolicy = doc(
-        "autoplay: a random legal move is played for a silent player (scoring nothing); skip: a silent "
-        "player is skipped at the deadline; wait: only reminded",
-        "autoplay",
-    )
-    title: str | None = doc("The title the host gave the game; null if none", None, default=None)
-    vacation_days: int = doc("Days of vacation each player may declare over the game", 7)
-    table_talk: TableTalk = doc(
-        "between_rounds: players may talk except while cards are chosen and votes cast; always; off",
-        "between_rounds",
-    )
 
 
 class SeatOut(Schema):

@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler.request import Request
 from app.core import rates
 from app.core.records import PlayerRecord
 from app.games import play as games
-from app.games.presenters import inbox_game
+from app.games.presented import inbox_game
 from app.games.schemas import Inbox
 from app.players import accounts as players
 from app.players.schemas import (

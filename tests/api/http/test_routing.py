@@ -66,9 +66,11 @@ def test_importing_the_api_leaves_the_other_routers_their_features_and_boto3_uni
     env = {**os.environ, "PYTHONPATH": str(SRC), "POWERTOOLS_TRACE_DISABLED": "true"}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     imported = set(json.loads(done.stdout))
-    # The direct lane runs the game routes' functions (handlers.hot_routes), so their module is imported;
-    # no other router's is, and no router is registered on the resolver before a request needs it.
-    assert {f"handlers.routes.{name}" for name in ALL} & imported == {"handlers.routes.games"}
+    # The direct lane runs the moves and the look at a game (handlers.routes.game_moves), with their bodies'
+    # models alone; no router's module is imported, and none is registered before a request needs it.
+    assert {f"handlers.routes.{name}" for name in ALL} & imported == set()
+    assert "handlers.routes.game_moves" in imported
+    assert "app.games.schemas" not in imported, "the answers' models are imported by the routes answering them"
     features = ("app.notify", "app.webhooks", "app.signin", "app.account", "app.feed")
     assert [name for name in imported if name.startswith(features)] == []
     assert "boto3" not in imported

@@ -15,7 +15,7 @@ from app.core.errors import Conflict, Forbidden, StaleVersion, StoreUnavailable
 from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.games import play as games
 from app.games.ports import GameWrite
-from app.games.presenters import game as present_game
+from app.games.presented import game as present_game
 from app.players import accounts as players
 from app.services import Services
 from dixit.errors import IllegalMoveError
