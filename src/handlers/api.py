@@ -166,7 +166,7 @@ def _with_public_url(services: Services, event: dict[str, Any]) -> Services:
 @lru_cache(maxsize=8)
 def _settings_with(settings: AppSettings, public_api_url: str) -> AppSettings:
     # Once per environment, not a settings copy on every request: the URL is the same for all of them.
-    return settings.model_copy(update={"public_api_url": public_api_url})
+    return replace(settings, public_api_url=public_api_url)
 
 
 def _deadline(context: LambdaContext) -> Deadline:

@@ -43,7 +43,7 @@ def test_each_channel_queue_has_a_dead_letter_queue_with_an_alarm_and_outlives_i
 ) -> None:
     from app.core.settings import AppSettings
 
-    retry_for = AppSettings.model_fields["notify_retry_for_seconds"].default
+    retry_for = AppSettings().notify_retry_for_seconds
     alarms = of_type(stack, "AWS::CloudWatch::Alarm").values()
     for queue in CHANNEL_QUEUES.values():
         props = stack["Resources"][queue]["Properties"]

@@ -70,7 +70,9 @@ def test_importing_the_api_leaves_the_other_routers_their_features_and_boto3_uni
     # models alone; no router's module is imported, and none is registered before a request needs it.
     assert {f"handlers.routes.{name}" for name in ALL} & imported == set()
     assert "handlers.routes.game_moves" in imported
-    assert "app.games.schemas" not in imported, "the answers' models are imported by the routes answering them"
+    assert "app.games.schemas" not in imported, (
+        "the answers' models are imported by the routes answering them"
+    )
     features = ("app.notify", "app.webhooks", "app.signin", "app.account", "app.feed")
     assert [name for name in imported if name.startswith(features)] == []
     assert "boto3" not in imported

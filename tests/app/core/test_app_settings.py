@@ -1,11 +1,10 @@
-"""app.core.settings: configuration comes from environment variables, validated, without pydantic-settings."""
+"""app.core.settings: configuration comes from environment variables, validated, without pydantic."""
 
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
 
-from app.core.settings import AppSettings
+from app.core.settings import AppSettings, SettingsError
 
 
 def test_unset_variables_take_the_documented_defaults() -> None:
@@ -36,8 +35,51 @@ def test_each_setting_is_read_from_its_upper_case_variable_and_typed() -> None:
     ],
 )
 def test_out_of_range_or_malformed_values_are_refused(environ: dict[str, str]) -> None:
-    with pytest.raises(ValidationError):
+    with pytest.raises(SettingsError, match=next(iter(environ))):
         AppSettings.from_environ(environ)
+
+
+@pytest.mark.parametrize(
+    ("environ", "read"),
+    [
+        ({"WEBHOOK_ALLOW_LOOPBACK_HTTP": "true"}, True),
+        ({"WEBHOOK_ALLOW_LOOPBACK_HTTP": "Yes"}, True),
+        ({"WEBHOOK_ALLOW_LOOPBACK_HTTP": "0"}, False),
+        ({"WEBHOOK_TIMEOUT_SECONDS": " 2.5 "}, 2.5),
+        ({"TOKEN_MAX_AGE_SECONDS": "3600"}, 3_600),
+        ({"EMAIL_FROM": "game@dixit.example"}, "game@dixit.example"),
+        ({"EMAIL_FROM": ""}, ""),
+    ],
+)
+def test_flags_numbers_and_forms_are_read_as_typed(environ: dict[str, str], read: object) -> None:
+    (name,) = environ
+    assert getattr(AppSettings.from_environ(environ), name.lower()) == read
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"WEBHOOK_ALLOW_LOOPBACK_HTTP": "maybe"},
+        {"WEBHOOK_TIMEOUT_SECONDS": "0"},
+        {"WEBHOOK_TIMEOUT_SECONDS": "nan"},
+        {"TOKEN_MAX_AGE_SECONDS": "59"},
+        {"TOKEN_MAX_AGE_SECONDS": ""},
+        {"EMAIL_FROM": "not an address"},
+        {"WEB_BASE_URL": "https://dixit.example\n"},
+        {"WEBHOOK_REFUSED_LOOPBACK_PORTS": "4566,3000\n"},
+    ],
+)
+def test_a_value_outside_its_form_is_refused_by_name(environ: dict[str, str]) -> None:
+    with pytest.raises(SettingsError, match=next(iter(environ))):
+        AppSettings.from_environ(environ)
+
+
+def test_every_refused_variable_is_named_at_once_and_a_secret_never_shows() -> None:
+    with pytest.raises(SettingsError) as refused:
+        AppSettings.from_environ({"MOVE_ATTEMPTS": "0", "POLL_SECONDS": "x", "UNSUBSCRIBE_SECRET": "s3cret"})
+    assert "MOVE_ATTEMPTS" in str(refused.value)
+    assert "POLL_SECONDS" in str(refused.value)
+    assert "s3cret" not in repr(AppSettings.from_environ({"UNSUBSCRIBE_SECRET": "s3cret"}))
 
 
 def test_the_environment_is_read_once_per_process_like_a_lambdas(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -346,8 +346,8 @@ def test_a_push_endpoint_on_the_local_stacks_own_ports_is_refused_but_its_receiv
 ) -> None:
     from dataclasses import replace
 
-    settings = services.settings.model_copy(
-        update={"webhook_allow_loopback_http": True, "webhook_refused_loopback_ports": "4566,3000"}
+    settings = replace(
+        services.settings, webhook_allow_loopback_http=True, webhook_refused_loopback_ports="4566,3000"
     )
     local = WebPush.of(replace(services, settings=settings))
     with pytest.raises(InvalidInput):
