@@ -5,7 +5,8 @@ compilations for a frozen class (`__init__`, `__repr__`, `__eq__`, `__hash__`, `
 `__delattr__`), each about a tenth of a millisecond. With some fifty records imported by the API function,
 that was the largest part of its cold start's own work (issue 36, docs/performance.md). Here `__init__`
 alone is compiled, since it runs for every record a request builds and must stay as fast as the standard
-one; the other methods are closures over the class's field names, made without compiling anything.
+one, and only when the class is first instantiated; the other methods are closures over the class's field
+names, made without compiling anything.
 
 The behaviour is the standard library's (tests/dixit/test_lean_dataclass.py compares the two over
 generated class shapes); type checkers see the standard decorator itself. A class this does not cover
@@ -68,7 +69,8 @@ def _lean(cls: type, frozen: bool, slots: bool) -> type:
     fields = dataclasses.fields(cls)
 
     if "__init__" not in own:
-        _add(cls, "__init__", _init(fields, frozen))
+        _check_defaults_order(fields)
+        _add(cls, "__init__", _compiled_when_first_called(cls, fields, frozen))
     if "__repr__" not in own:
         _add(cls, "__repr__", _repr(tuple(f.name for f in fields if f.repr)))
     if "__eq__" not in own:
@@ -104,11 +106,36 @@ def _key(names: tuple[str, ...]) -> _Key:
     return lambda record: ()
 
 
+def _check_defaults_order(fields: tuple[dataclasses.Field[Any], ...]) -> None:
+    """dataclasses' refusal, at class creation: a positional argument without a default after one with."""
+    defaulted = False
+    for f in fields:
+        if f.init and not f.kw_only:
+            if f.default is _MISSING and f.default_factory is _MISSING and defaulted:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            defaulted = defaulted or f.default is not _MISSING or f.default_factory is not _MISSING
+
+
+def _compiled_when_first_called(cls: type, fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> Any:
+    """An __init__ that compiles the class's own on its first call and hands over to it for good.
+
+    Why: compiling is most of what a record costs at import, and a request builds few of the records its
+    modules define (one move of twelve, no sign-in code on a move); one never built is never compiled.
+    A class's signature (inspect.signature) reads `(*args, **kwargs)` until then; nothing here reads it.
+    """
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _init(fields, frozen)
+        _add(cls, "__init__", init)
+        init(self, *args, **kwargs)
+
+    return __init__
+
+
 def _init(fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> Any:
     """The one compiled method, written as dataclasses writes it (same arguments, same assignments)."""
     scope: dict[str, Any] = {"__factory__": _HAS_FACTORY, "__object__": object}
     arguments, keywords, body = ["self"], list[str](), list[str]()
-    defaulted = False
     for f in fields:
         value = f.name
         if f.default is not _MISSING:
@@ -123,9 +150,6 @@ def _init(fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> Any:
                 value = f"__default_{f.name}__() if {f.name} is __factory__ else {f.name}"
             else:
                 argument = f.name
-                if defaulted and not f.kw_only:
-                    raise TypeError(f"non-default argument {f.name!r} follows default argument")
-            defaulted = defaulted or (argument != f.name and not f.kw_only)
             (keywords if f.kw_only else arguments).append(argument)
         elif f.default is not _MISSING:
             value = f"__default_{f.name}__"
