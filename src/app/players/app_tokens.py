@@ -12,25 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 from datetime import datetime, timedelta
 
 from app.core import rates
 from app.core.errors import InsufficientScope, NotAuthenticated, NotFound, StoreUnavailable
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
+from app.players.credential_ids import is_grant_id
 from app.players.ports import AppGrantRecord, AppGrants, CheckingAppTokens
 from app.players.scopes import Scope
 from app.players.token_secrets import hash_secret
 
 # Reads must not become writes: an app's last use is recorded at most once in this long.
 USE_GRANULARITY = timedelta(minutes=1)
-_GRANT_ID = re.compile(r"^a_[0-9a-f]{16}$")
 _INVALID = ("invalid_token", "the token is not valid")
-
-
-def is_grant_id(grant_id: str) -> bool:
-    return bool(_GRANT_ID.fullmatch(grant_id))
 
 
 def grant_id_for(player_id: str, client_id: str) -> str:

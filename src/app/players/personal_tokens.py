@@ -10,7 +10,6 @@ working the moment it is revoked (the item is gone). docs/tokens.md tells the wh
 from __future__ import annotations
 
 import hmac
-import re
 import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
@@ -28,6 +27,7 @@ from app.core.errors import (
 )
 from app.core.records import PlayerRecord
 from app.core.telemetry import logger
+from app.players.credential_ids import is_token_id
 from app.players.ports import CheckingPersonalTokens, PersonalTokenRecord, PersonalTokens
 from app.players.scopes import GRANTABLE, Scope, ordered
 from app.players.token_secrets import hash_secret, new_secret
@@ -41,12 +41,7 @@ MAX_PERSONAL_TOKENS = 20
 # Reads must not become writes: a token's last use is recorded at most once in this long (a bot polling
 # every few seconds costs one small write a minute, not one per request).
 USE_GRANULARITY = timedelta(minutes=1)
-_TOKEN_ID = re.compile(r"^t_[0-9a-f]{16}$")
 _INVALID = ("invalid_token", "the token is not valid")
-
-
-def is_token_id(token_id: str) -> bool:
-    return bool(_TOKEN_ID.fullmatch(token_id))
 
 
 def new_token_id() -> str:
