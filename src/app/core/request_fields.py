@@ -3,22 +3,31 @@ JSON integers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from dixit.limits import MAX_NAME_BYTES, MAX_NAME_LENGTH
-from dixit.text_pattern import ANY_TEXT_PATTERN, TEXT_PATTERN
 
 CARD_ID_PATTERN = r"^[a-z0-9](?:[a-z0-9_]{0,30}[a-z0-9])?-[0-9]{3}$"
 CardId = Annotated[str, Field(pattern=CARD_ID_PATTERN, examples=["base-017"])]
 
 
-def text_schema(*, blank_allowed: bool = False) -> dict[str, Any]:
+def text_schema(*, blank_allowed: bool = False) -> Callable[[dict[str, Any]], None]:
     """The text rule (dixit.text) as the schema states it. The pattern is the schema's only: the rules
     check the characters themselves, so a refusal names the class refused (bidi_control, tag_character...)
-    where pydantic could only say the pattern did not match."""
-    return {"pattern": ANY_TEXT_PATTERN if blank_allowed else TEXT_PATTERN}
+    where pydantic could only say the pattern did not match.
+
+    Added when a JSON schema is written, not when a model is made: nothing validates against the pattern,
+    and building it (all of Unicode's refused ranges) would cost every cold start (issue 36)."""
+
+    def add_pattern(schema: dict[str, Any]) -> None:
+        from dixit.text_pattern import ANY_TEXT_PATTERN, TEXT_PATTERN
+
+        schema["pattern"] = ANY_TEXT_PATTERN if blank_allowed else TEXT_PATTERN
+
+    return add_pattern
 
 
 # What the schema cannot say about player-typed text, in every such field's description.
