@@ -36,18 +36,17 @@ from handlers.routes.game_moves import MOVE_ROUTES, MoveRoute, look, play_move
 # What a hot route is given: the event, the caller, the adapters and the body's JSON value (None: no body).
 Answer = Callable[[dict[str, Any], PlayerRecord, Services, Any], "Response[Any] | None"]
 
-_IF_MATCH: TypeAdapter[str | None] = TypeAdapter(IfMatch)
-_KEY: TypeAdapter[str | None] = TypeAdapter(IdempotencyKey)
-_IF_NONE_MATCH: TypeAdapter[str | None] = TypeAdapter(IfNoneMatch)
 _DECLINED = object()
 
 
 @lru_cache(maxsize=16)
-def _body_adapter(model: Any) -> TypeAdapter[Any]:
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    """A header's or a body's validator, built when a request first needs it: a view never builds a
+    move's (If-Match, Idempotency-Key, its body), a move never builds a view's (issue 36)."""
     return TypeAdapter(model)
 
 
-def _header(event: dict[str, Any], name: str, adapter: TypeAdapter[str | None]) -> Any:
+def _header(event: dict[str, Any], name: str, kind: Any) -> Any:
     """The header's valid value (None when absent), or _DECLINED when the resolver must say what is wrong.
 
     `name` is lower case. Sent twice, the resolver decides which value counts; the lane does not guess.
@@ -60,7 +59,7 @@ def _header(event: dict[str, Any], name: str, adapter: TypeAdapter[str | None]) 
     else:
         value = next((v for k, v in (event.get("headers") or {}).items() if k.lower() == name), None)
     try:
-        return adapter.validate_python(value)
+        return _adapter(kind).validate_python(value)
     except ValidationError:
         return _DECLINED
 
@@ -72,14 +71,14 @@ def _game_id(event: dict[str, Any]) -> str | None:
 
 def _move(route: MoveRoute) -> Answer:
     def answer(event: dict[str, Any], player: PlayerRecord, services: Services, value: Any) -> Any:
-        game_id, if_match = _game_id(event), _header(event, "if-match", _IF_MATCH)
-        key = _header(event, "idempotency-key", _KEY)
+        game_id, if_match = _game_id(event), _header(event, "if-match", IfMatch)
+        key = _header(event, "idempotency-key", IdempotencyKey)
         if game_id is None or if_match is _DECLINED or key is _DECLINED:
             return None
         body = None
         if route.body is not None:
             try:
-                body = _body_adapter(route.body).validate_python(value)
+                body = _adapter(route.body).validate_python(value)
             except ValidationError:
                 return None
         path = str(event.get("path") or "")
@@ -89,7 +88,7 @@ def _move(route: MoveRoute) -> Answer:
 
 
 def _look(event: dict[str, Any], player: PlayerRecord, services: Services, value: Any) -> Any:
-    game_id, if_none_match = _game_id(event), _header(event, "if-none-match", _IF_NONE_MATCH)
+    game_id, if_none_match = _game_id(event), _header(event, "if-none-match", IfNoneMatch)
     if game_id is None or if_none_match is _DECLINED:
         return None
     return look(player, services, game_id, if_none_match)

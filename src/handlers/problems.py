@@ -33,31 +33,12 @@ from app.core.errors import (
     StaleVersion,
     StoreUnavailable,
 )
-from app.core.schema_base import Schema, doc
 from app.core.telemetry import logger
 from app.games.idempotency import MAX_KEY_LENGTH
 from app.oauth.errors import OAuthRefused
 from dixit.errors import IllegalMoveError, InvalidMoveError
 
 PROBLEM_JSON = "application/problem+json"
-
-
-class Problem(Schema):
-    """RFC 9457 problem details, with a stable machine-readable `code`."""
-
-    type: str = doc("A URI naming the problem type", "about:blank", default="about:blank")
-    title: str = doc("The HTTP status phrase", "Conflict")
-    status: int = doc("The HTTP status code", 409)
-    detail: str = doc("What went wrong, in words a player can read", "it is not your turn to vote")
-    code: str = doc("Stable machine-readable code", "wrong_phase")
-    errors: list[dict[str, object]] | None = doc(
-        "For malformed input: each invalid field",
-        [{"loc": ["body", "clue"], "msg": "too long"}],
-        default=None,
-    )
-    scope: str | None = doc(
-        "For insufficient_scope: the scope the token lacks for this route", "games:play", default=None
-    )
 
 
 class MalformedRequest(AppError):
@@ -170,6 +151,14 @@ def status_of(error: AppError) -> int:
     return 500
 
 
+def _problem_model() -> type[Any]:
+    # The document's model of an answer written here as plain JSON: the routers that declare answers
+    # import it, a move's cold start does not (issue 36).
+    from handlers.problem_schema import Problem
+
+    return Problem
+
+
 def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, Any]:
     """A route's decorator arguments for what it answers: its success and the problems it can raise.
 
@@ -180,7 +169,7 @@ def answers(success: dict[int, OpenAPIResponse], *statuses: int) -> dict[str, An
     problems: dict[int, OpenAPIResponse] = {
         status: {
             "description": _MEANINGS[status],
-            "content": {PROBLEM_JSON: {"model": Problem}},
+            "content": {PROBLEM_JSON: {"model": _problem_model()}},
             **({"headers": _HEADERS[status]} if status in _HEADERS else {}),
         }
         for status in sorted({*statuses, 422, 500, 503})

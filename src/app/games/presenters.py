@@ -14,7 +14,6 @@ from app.core.records import GameRecord
 from app.decks.card_images import CardImages
 from app.decks.descriptions import alt_text, card_bodies
 from app.games.rematch_ids import rematch_id
-from app.games.settings_out import SettingsOut
 from dixit.deadlines import nudge_after
 from dixit.settings import Settings
 from dixit.state import GameState, Phase, RoundResult
@@ -62,16 +61,23 @@ def round_result_body(
 
 
 def settings_body(settings: Settings) -> dict[str, Any]:
-    """SettingsOut's JSON for the rules' settings (a fresh copy: the answer is the caller's to change)."""
-    shown = _settings_json(settings)
-    return {**shown, "decks": list(shown["decks"])}
+    """SettingsOut's JSON for the rules' settings (a fresh copy: the answer is the caller's to change).
 
-
-@lru_cache(maxsize=256)  # settings are immutable and shared by every view of a game
-def _settings_json(settings: Settings) -> dict[str, Any]:
-    # SettingsOut names its fields as the rules' settings do (custom_decks stays inside).
-    shown: dict[str, Any] = SettingsOut.model_validate(settings, from_attributes=True).model_dump(mode="json")
-    return shown
+    Written out rather than through the model (app.games.settings_out): every view shows the settings,
+    and the model's class and schema would be built on a view's cold start for this alone (issue 36).
+    tests/app/games/test_game_body.py holds the two to the same JSON.
+    """
+    return {
+        "rules": settings.rules.value,
+        "decks": list(settings.decks),
+        "max_players": settings.max_players,
+        "target_score": settings.target_score,
+        "move_timeout_hours": settings.move_timeout_hours,
+        "timeout_policy": settings.timeout_policy.value,
+        "title": settings.title,
+        "vacation_days": settings.vacation_days,
+        "table_talk": settings.table_talk.value,
+    }
 
 
 def _owes(owed: Owed | None) -> dict[str, Any] | None:

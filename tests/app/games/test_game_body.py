@@ -84,3 +84,39 @@ def test_every_view_of_any_game_is_gameouts_json(
         for viewer in ("p0", f"p{players - 1}", None, "p_stranger"):
             body = game_body(record, viewer, IMAGES)
             assert GameOut.model_validate(body).model_dump(mode="json") == body
+
+
+@given(
+    st.sampled_from(["classic", "odyssey"]),
+    st.sampled_from([None, ["base"], ["base", "daydreams"]]),
+    st.sampled_from([None, 10, 30]),
+    st.sampled_from([None, "autoplay", "skip", "wait"]),
+    st.sampled_from([None, "Friday family game"]),
+    st.sampled_from([None, 0, 7]),
+    st.sampled_from([None, "between_rounds", "always", "off"]),
+)
+def test_the_settings_written_out_are_settings_outs_json(
+    rules: str,
+    decks: list[str] | None,
+    target: int | None,
+    policy: str | None,
+    title: str | None,
+    vacation: int | None,
+    talk: str | None,
+) -> None:
+    from app.games.presenters import settings_body
+    from app.games.settings_out import SettingsOut
+
+    chosen = Settings.build(
+        rules,
+        decks,
+        None,
+        target,
+        timeout_policy=policy,
+        title=title,
+        vacation_days=vacation,
+        table_talk=talk,
+    )
+    as_model = SettingsOut.model_validate(chosen, from_attributes=True).model_dump(mode="json")
+    written = settings_body(chosen)
+    assert json.dumps(written) == json.dumps(as_model)
