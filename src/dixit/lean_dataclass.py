@@ -8,7 +8,7 @@ alone is compiled, since it runs for every record a request builds and must stay
 one, and only when the class is first instantiated; the other methods are closures over the class's field
 names, made without compiling anything.
 
-The behaviour is the standard library's (tests/dixit/test_lean_dataclass.py compares the two over
+The behaviour is the standard library's (tests/rules/test_lean_dataclass.py compares the two over
 generated class shapes); type checkers see the standard decorator itself. A class this does not cover
 (options other than `frozen` and `slots`, `__post_init__`, `InitVar`, dataclass bases, its own
 `__setattr__` on a frozen class) is handed to `dataclasses.dataclass` unchanged.
