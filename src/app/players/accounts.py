@@ -24,12 +24,11 @@ from app.core.errors import (
     InsufficientScope,
     NotAuthenticated,
     NotFound,
-    StoreUnavailable,
     VersionConflict,
 )
 from app.core.records import PlayerRecord
-from app.core.telemetry import logger
 from app.players.credential_ids import is_grant_id, is_token_id
+from app.players.last_use import note_use
 from app.players.ports import (
     LEGACY_SESSION,
     AppGrantRecord,
@@ -316,16 +315,8 @@ def authenticate(
 
 def _note_use(services: Authenticating, session: SessionRecord) -> None:
     """Record the session's use, coarsely: at most one conditional write an hour, never on other reads."""
-    now = services.clock()
-    if now - datetime.fromisoformat(session.last_used_at) < LAST_USED_GRANULARITY:
-        return
-    try:
-        services.sessions.touch(
-            session.player_id,
-            session.session_id,
-            used_at=services.now_iso(),
-            older_than=(now - LAST_USED_GRANULARITY).isoformat(timespec="milliseconds"),
-        )
-    except StoreUnavailable:
-        # Only a bookkeeping write: the request it came with still goes ahead.
-        logger.warning("could not record a session's last use")
+
+    def touch(**when: str) -> None:
+        services.sessions.touch(session.player_id, session.session_id, **when)
+
+    note_use(services, session.last_used_at, LAST_USED_GRANULARITY, touch, "a session")

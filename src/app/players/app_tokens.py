@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from app.core import rates
-from app.core.errors import InsufficientScope, NotAuthenticated, NotFound, StoreUnavailable
+from app.core.errors import InsufficientScope, NotAuthenticated, NotFound
 from app.core.records import PlayerRecord
-from app.core.telemetry import logger
 from app.players.credential_ids import is_grant_id
+from app.players.last_use import note_use
 from app.players.ports import AppGrantRecord, AppGrants, CheckingAppTokens
 from app.players.scopes import Scope
 from app.players.token_secrets import hash_secret
@@ -84,16 +84,7 @@ def check(
 
 
 def _note_use(services: AppGrants, grant: AppGrantRecord) -> None:
-    """Record the app's use, coarsely: at most one conditional write a minute."""
-    now = services.clock()
-    if grant.last_used_at and now - datetime.fromisoformat(grant.last_used_at) < USE_GRANULARITY:
-        return
-    try:
-        services.app_grants.touch_app_grant(
-            grant.player_id,
-            grant.grant_id,
-            used_at=services.now_iso(),
-            older_than=(now - USE_GRANULARITY).isoformat(timespec="milliseconds"),
-        )
-    except StoreUnavailable:
-        logger.warning("could not record an app's last use")
+    def touch(**when: str) -> None:
+        services.app_grants.touch_app_grant(grant.player_id, grant.grant_id, **when)
+
+    note_use(services, grant.last_used_at, USE_GRANULARITY, touch, "an app")

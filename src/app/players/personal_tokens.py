@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from app.core import rates
@@ -22,12 +22,11 @@ from app.core.errors import (
     InvalidInput,
     NotAuthenticated,
     NotFound,
-    StoreUnavailable,
     VersionConflict,
 )
 from app.core.records import PlayerRecord
-from app.core.telemetry import logger
 from app.players.credential_ids import is_token_id
+from app.players.last_use import note_use
 from app.players.ports import CheckingPersonalTokens, PersonalTokenRecord, PersonalTokens
 from app.players.scopes import GRANTABLE, Scope, ordered
 from app.players.token_secrets import hash_secret, new_secret
@@ -135,17 +134,7 @@ def check(
 
 
 def _note_use(services: PersonalTokens, token: PersonalTokenRecord) -> None:
-    """Record the token's use, coarsely: at most one conditional write a minute."""
-    now = services.clock()
-    if token.last_used_at and now - datetime.fromisoformat(token.last_used_at) < USE_GRANULARITY:
-        return
-    try:
-        services.personal_tokens.touch_personal_token(
-            token.player_id,
-            token.token_id,
-            used_at=services.now_iso(),
-            older_than=(now - USE_GRANULARITY).isoformat(timespec="milliseconds"),
-        )
-    except StoreUnavailable:
-        # Only a bookkeeping write: the request it came with still goes ahead.
-        logger.warning("could not record a personal token's last use")
+    def touch(**when: str) -> None:
+        services.personal_tokens.touch_personal_token(token.player_id, token.token_id, **when)
+
+    note_use(services, token.last_used_at, USE_GRANULARITY, touch, "a personal token")
