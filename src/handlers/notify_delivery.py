@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -20,6 +19,7 @@ from app.core.telemetry import count, logger, metrics
 from app.notify.outbox import OutboxMessage
 from app.notify.outbox_delivery import Finished, RetryLater, deliver
 from app.services import Services
+from handlers.sqs_batch import each_message
 
 
 class SendFailed(Exception):
@@ -54,12 +54,4 @@ def handle(record: SQSRecord, services: Services) -> None:
 @metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     services = bootstrap.services()
-    # A batch whose every message is retried is still an answer (each holds its own delay), not an error.
-    processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
-    response = process_partial_response(
-        event=event,
-        record_handler=lambda record: handle(record, services),
-        processor=processor,
-        context=context,
-    )
-    return dict(response)
+    return each_message(event, context, lambda record: handle(record, services))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -18,6 +17,7 @@ from app.core.telemetry import logger, metrics
 from app.services import Services
 from app.webhooks.dispatch import Finished, RetryLater, WebhookMessage, deliver
 from app.webhooks.ports import WebhookQueue
+from handlers.sqs_batch import each_message
 
 
 class DeliveryFailed(Exception):
@@ -53,12 +53,4 @@ def _handle(record: SQSRecord, services: Services, queue: WebhookQueue) -> None:
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     services = bootstrap.services()
     queue = services.webhook_queue
-    # A batch whose every message is retried is still an answer (each holds its own delay), not an error.
-    processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
-    response = process_partial_response(
-        event=event,
-        record_handler=lambda record: _handle(record, services, queue),
-        processor=processor,
-        context=context,
-    )
-    return dict(response)
+    return each_message(event, context, lambda record: _handle(record, services, queue))
