@@ -13,7 +13,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.items import player_key
-from app.aws.dynamodb.player_items import PlayerItemsAdapter
+from app.aws.dynamodb.sessions import profile_from_item
 from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.core.records import PlayerRecord
 from app.oauth.ports import AuthorizationCode
@@ -56,7 +56,7 @@ def grant_from_item(item: dict[str, Any]) -> AppGrantRecord:
     )
 
 
-class DynamoAppGrantStore(PlayerItemsAdapter):
+class DynamoAppGrantStore(TableAdapter):
     def put_app_grant(self, grant: AppGrantRecord) -> bool:
         put: dict[str, Any] = {
             "Put": {
@@ -88,12 +88,20 @@ class DynamoAppGrantStore(PlayerItemsAdapter):
         return True
 
     def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
-        profile, grant = self.with_profile(player_id, grant_key(player_id, grant_id))
-        return profile, None if grant is None else grant_from_item(grant)
+        found = self.batch_get([player_key(player_id), grant_key(player_id, grant_id)])
+        profile = next((i for i in found if i["sk"]["S"] == "PROFILE"), None)
+        grant = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
+        return (
+            None if profile is None else profile_from_item(profile),
+            None if grant is None else grant_from_item(grant),
+        )
 
     def list_app_grants(self, player_id: str) -> list[AppGrantRecord]:
-        grants = map(grant_from_item, self.items_under(player_id, ITEM_PREFIX))
-        return sorted(grants, key=lambda g: (g.created_at, g.grant_id))
+        items = self.query_all(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": ITEM_PREFIX}},
+        )
+        return sorted(map(grant_from_item, items), key=lambda g: (g.created_at, g.grant_id))
 
     def rotate_app_grant(self, old: AppGrantRecord, new: AppGrantRecord) -> bool:
         tokens = _tokens(new)

@@ -13,8 +13,8 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from app.aws.dynamodb.items import player_key
-from app.aws.dynamodb.player_items import PlayerItemsAdapter
-from app.aws.dynamodb.table import is_conditional_failure
+from app.aws.dynamodb.sessions import profile_from_item
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
 from app.players.ports import PersonalTokenRecord
@@ -39,7 +39,7 @@ def token_from_item(item: dict[str, Any]) -> PersonalTokenRecord:
     )
 
 
-class DynamoPersonalTokenStore(PlayerItemsAdapter):
+class DynamoPersonalTokenStore(TableAdapter):
     def create_personal_token(self, token: PersonalTokenRecord, *, limit: int) -> bool:
         key = token_key(token.player_id, token.token_id)
         put: dict[str, Any] = {
@@ -82,12 +82,21 @@ class DynamoPersonalTokenStore(PlayerItemsAdapter):
     def personal_token(
         self, player_id: str, token_id: str
     ) -> tuple[PlayerRecord | None, PersonalTokenRecord | None]:
-        profile, token = self.with_profile(player_id, token_key(player_id, token_id))
-        return profile, None if token is None else token_from_item(token)
+        # One round trip for both items: the token proves the secret, the profile names the player.
+        found = self.batch_get([player_key(player_id), token_key(player_id, token_id)])
+        profile = next((i for i in found if i["sk"]["S"] == "PROFILE"), None)
+        token = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
+        return (
+            None if profile is None else profile_from_item(profile),
+            None if token is None else token_from_item(token),
+        )
 
     def list_personal_tokens(self, player_id: str) -> list[PersonalTokenRecord]:
-        tokens = map(token_from_item, self.items_under(player_id, ITEM_PREFIX))
-        return sorted(tokens, key=lambda t: (t.created_at, t.token_id))
+        items = self.query_all(
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": ITEM_PREFIX}},
+        )
+        return sorted(map(token_from_item, items), key=lambda t: (t.created_at, t.token_id))
 
     def delete_personal_token(self, player_id: str, token_id: str) -> bool:
         delete: dict[str, Any] = {
