@@ -1,8 +1,9 @@
 """The handler's floor: the trivial Powertools route plus the same AWS calls a request made, issued raw.
 
 Every call a measured request makes is captured (operation and parameters, at botocore's
-`_make_api_call`, so any client of any session is seen) and replayed right after the request through one
-client of its own, built as the app builds its clients: from a botocore session, with the app's config
+`_make_api_call`, so any client of any session is seen) and replayed right after the request through the
+public methods (get_item, …) of one client of its own, as the app's adapters call theirs, built as the
+app builds its clients: from a botocore session, with the app's config
 (no parameter validation, standard retries, its timeouts: cold_reference/like_the_app.py, held to
 app/aws/clients.py by tests/bench/test_references.py). A default boto3 client would validate every
 parameter, work the app's client never does, and make the floor heavier than the app's own calls. The
@@ -26,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from botocore import xform_name
 from botocore.exceptions import ClientError
 from inprocess import MOTO_CPU, TABLE
 
@@ -58,14 +60,15 @@ class Floor:
         # The trivial route (measure.TrivialRoute's) whose body makes the calls: one request, as Lambda
         # would run it, so the route and the calls share whatever state the machine's caches are in.
         self.app = APIGatewayRestResolver()
-        self.plan: list[tuple[str, dict[str, Any]]] = []
+        # Each call as the client's public method (get_item, …), with its parameters.
+        self.plan: list[tuple[Any, dict[str, Any]]] = []
 
         @self.app.get("/ping")
         def ping() -> dict[str, bool]:
-            for operation, params in self.plan:
+            for call, params in self.plan:
                 # A condition that failed for the handler fails here too: the same error-parsing work.
                 with contextlib.suppress(ClientError):
-                    self.raw._make_api_call(operation, params)
+                    call(**params)
             return {"ok": True}
 
         self.request, self.context = event("GET", "/ping", None, {}), FakeContext()
@@ -170,7 +173,11 @@ class Floor:
             if service != "dynamodb":
                 self.skipped.add(f"{service}.{operation}")
                 continue
-            self.plan.append((operation, self.to_copy(operation, params) if operation in WRITES else params))
+            # The public method, as any code calls a client (and the app's adapters do): botocore's own
+            # per-call work around _make_api_call (a context for the call, its user-agent features) is
+            # part of every call the app makes, so it is part of the floor too.
+            call = getattr(self.raw, xform_name(operation))
+            self.plan.append((call, self.to_copy(operation, params) if operation in WRITES else params))
         self.replaying = True
         try:
             spent = []
