@@ -4,6 +4,7 @@ items (and by the sweep, which reads the due index shard by shard)."""
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 from app.core.records import GameRecord, Membership, Visibility
 from dixit.state import Phase
@@ -36,6 +37,7 @@ def due_entry(record: GameRecord) -> int | None:
     return None if record.state.phase is Phase.FINISHED else record.due_at
 
 
+@lru_cache(maxsize=1_024)  # every write of a game asks again; a hash of its id never changes
 def due_shard(game_id: str) -> str:
     """The due index partition of a game: a hash of its id, so no partition runs hot."""
     digest = hashlib.sha256(game_id.encode()).digest()
