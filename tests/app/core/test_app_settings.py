@@ -94,3 +94,15 @@ def test_the_environment_is_read_once_per_process_like_a_lambdas(monkeypatch: py
         assert first.table_name == "games-first"
     finally:
         get_settings.cache_clear()
+
+
+def test_every_setting_reads_its_own_default_back_from_its_variable() -> None:
+    """Each type has its reader: one the reader did not know would fail with a KeyError, naming nothing."""
+    from dataclasses import fields
+
+    for field in fields(AppSettings):
+        # An optional number (None by default) is read as one when its variable gives it.
+        value = 86_400 if field.default is None else field.default
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        read = AppSettings.from_environ({field.name.upper(): text})
+        assert getattr(read, field.name) == value, field.name
