@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
+from app.live.ports import Live
 from app.notify.ports import Notifications, Releasing
 from app.talk.ports import Talk, TalkExpiring, Talking
 from app.webhooks.ports import Enqueueing
@@ -34,9 +35,10 @@ class SweepPorts(Moving, FeedWriting, Enqueueing, Releasing, Protocol):
     the webhooks), and the notifications held through quiet hours (app.notify.holding)."""
 
 
-class ErasePorts(Talk, Playing, Notifications, Protocol):
+class ErasePorts(Talk, Playing, Notifications, Live, Protocol):
     """Erasing an account: the games its inbox names (left or renamed through the move path), its
-    table-talk messages' text, its push endpoints, its digest entry, and its partition."""
+    table-talk messages' text, its live connections, its push endpoints, its digest entry, and its
+    partition."""
 
     # Talk first: its whole `talk` store stands for the blocks-only view a join (Playing) reads.
 

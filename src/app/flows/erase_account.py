@@ -5,6 +5,9 @@
 - **What they said at the tables** next: each message's text removed and its author renamed as their
   seats are (`TalkStore.erase_messages_by`, found through the `TALKED#` pointers in their partition, so
   before it goes); the messages keep their places, so the talk around them still reads in order.
+- **Live connections** next: each of the account's open sockets is forgotten with its watches, so no
+  change of any game reaches it any longer (`LiveStore.forget`; the socket itself stays open until the
+  client or API Gateway closes it, hearing nothing, and a frame it sends names no player).
 - **Push endpoints** next, through the push channel (deleting one that is gone succeeds).
 - **The digest index entry**, which lives under its hour's key, not in the partition (by its pointer).
 - **The partition last** (`PlayerStore.delete_player_data`): memberships, history, personal tokens,
@@ -42,6 +45,9 @@ def erase_account(ports: ErasePorts, signed: SignedIn) -> None:
             raise StoreUnavailable("deleting your account takes longer: send the same request again")
         leave_game(ports, signed, game_id)
     erased_messages = ports.talk.erase_messages_by(player.player_id, name=DELETED_PLAYER_NAME)
+    connections = ports.live.connections_of(player.player_id, now=ports.now_epoch())
+    for connection in connections:
+        ports.live.forget(connection)
     for device in ports.notifications.devices(player.player_id):
         ports.push.delete_endpoint(device.endpoint_arn)
     ports.digests.remove_digest(player.player_id)
@@ -49,5 +55,10 @@ def erase_account(ports: ErasePorts, signed: SignedIn) -> None:
     count("AccountsDeleted")
     logger.info(
         "account deleted",
-        extra={"games": len(active) + len(finished), "items": erased, "messages_erased": erased_messages},
+        extra={
+            "games": len(active) + len(finished),
+            "items": erased,
+            "messages_erased": erased_messages,
+            "connections_forgotten": len(connections),
+        },
     )

@@ -77,6 +77,26 @@ def test_erasing_leaves_the_lobby_renames_the_seats_and_empties_the_partition(
     assert [m.game_id for m in services.inbox.active_memberships(a.player_id)] == [account["live"].game_id]
 
 
+def test_erasing_forgets_the_accounts_live_connections_and_what_they_watch(
+    services: Services, account: dict[str, Any]
+) -> None:
+    me, other = account["me"], account["others"][0]
+    game_id, now = account["live"].game_id, services.now_epoch()
+    for connection, player in (("mine-1", me), ("mine-2", me), ("theirs", other)):
+        assert services.live.add_connection(
+            connection, player.player_id, now=now, expires_at=now + 600, most=5
+        )
+        assert services.live.add_watch(connection, player.player_id, game_id, expires_at=now + 600, most=5)
+
+    erase_account(services, _signed(services, account["token"]))
+
+    # No change of the game reaches the account's sockets, and a frame from one names no player.
+    assert services.live.connections_of(me.player_id, now=now) == []
+    assert services.live.watchers(game_id, now=now) == ["theirs"]
+    assert services.live.player_of("mine-1", now=now) is None
+    assert services.live.player_of("theirs", now=now) == other.player_id
+
+
 def test_a_game_finishing_after_the_delete_files_no_history_for_the_deleted_seat(
     services: Services, account: dict[str, Any]
 ) -> None:
