@@ -125,6 +125,35 @@ def test_the_sender_tells_watchers_and_members_and_a_closed_connection_is_not_to
     assert posted[watching] == json.dumps(game, separators=(",", ":")).encode()
 
 
+def test_a_deleted_accounts_socket_is_told_nothing_more(live_env: None, players: list[Client]) -> None:
+    ada, bob = players[0], players[1]
+    game_id = create_game(ada)
+    watching, bobs = opened(ada), opened(bob)
+    for connection in (watching, bobs):
+        assert frame(connection, {"action": "watch", "game_id": game_id})["type"] == "watching"
+
+    assert bob.delete("/players/me").status == 204
+
+    body = json.dumps(
+        {"id": f"{game_id}:4:live", "game_id": game_id, "version": 4, "members": [ada.player_id]}
+    )
+    message = {
+        "MessageId": "m2",
+        "ReceiptHandle": "r2",
+        "Body": body,
+        "Attributes": {"ApproximateReceiveCount": "1"},
+        "MD5OfBody": "",
+    }
+    event = sqs_event([message], "arn:aws:sqs:us-east-1:123456789012:live", "us-east-1")
+    assert live_delivery.lambda_handler(event, FakeContext()) == {"batchItemFailures": []}
+    posted = _posted()
+    assert watching in posted
+    assert bobs not in posted
+    # Its next frame is told to reconnect, which its dead token cannot do.
+    assert frame(bobs, {"action": "watch", "game_id": game_id})["code"] == "connection_unknown"
+    assert bob.post("/live/tickets").status == 401
+
+
 SAMPLES = Path(__file__).resolve().parents[3] / "events"
 
 
