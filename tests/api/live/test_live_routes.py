@@ -96,6 +96,23 @@ def _posted() -> dict[str, bytes]:
     }
 
 
+def _deliver(game_id: str, version: int, members: list[str]) -> dict[str, Any]:
+    """LiveDeliveryFunction's answer to the live queue's message of the game's change, as SQS sends it."""
+    body = json.dumps(
+        {"id": f"{game_id}:{version}:live", "game_id": game_id, "version": version, "members": members}
+    )
+    message = {
+        "MessageId": f"m{version}",
+        "ReceiptHandle": f"r{version}",
+        "Body": body,
+        "Attributes": {"ApproximateReceiveCount": "1"},
+        "MD5OfBody": "",
+    }
+    event = sqs_event([message], "arn:aws:sqs:us-east-1:123456789012:live", "us-east-1")
+    answer: dict[str, Any] = live_delivery.lambda_handler(event, FakeContext())
+    return answer
+
+
 def test_the_sender_tells_watchers_and_members_and_a_closed_connection_is_not_told(
     live_env: None, players: list[Client]
 ) -> None:
@@ -105,19 +122,7 @@ def test_the_sender_tells_watchers_and_members_and_a_closed_connection_is_not_to
     frame(watching, {"action": "watch", "game_id": game_id})
     frame(closed, {"action": "watch", "game_id": game_id})
     assert live.lambda_handler(disconnect_event(closed, "dev", 1000, ""), FakeContext())["statusCode"] == 200
-    body = json.dumps(
-        {"id": f"{game_id}:3:live", "game_id": game_id, "version": 3, "members": [ada.player_id]}
-    )
-    message = {
-        "MessageId": "m1",
-        "ReceiptHandle": "r1",
-        "Body": body,
-        "Attributes": {"ApproximateReceiveCount": "1"},
-        "MD5OfBody": "",
-    }
-    event = sqs_event([message], "arn:aws:sqs:us-east-1:123456789012:live", "us-east-1")
-    answer = live_delivery.lambda_handler(event, FakeContext())
-    assert answer == {"batchItemFailures": []}
+    assert _deliver(game_id, 3, [ada.player_id]) == {"batchItemFailures": []}
     posted = _posted()
     assert closed not in posted
     # Ada's connection watches the game: game.changed alone (it says her inbox entry changed too).
@@ -134,18 +139,7 @@ def test_a_deleted_accounts_socket_is_told_nothing_more(live_env: None, players:
 
     assert bob.delete("/players/me").status == 204
 
-    body = json.dumps(
-        {"id": f"{game_id}:4:live", "game_id": game_id, "version": 4, "members": [ada.player_id]}
-    )
-    message = {
-        "MessageId": "m2",
-        "ReceiptHandle": "r2",
-        "Body": body,
-        "Attributes": {"ApproximateReceiveCount": "1"},
-        "MD5OfBody": "",
-    }
-    event = sqs_event([message], "arn:aws:sqs:us-east-1:123456789012:live", "us-east-1")
-    assert live_delivery.lambda_handler(event, FakeContext()) == {"batchItemFailures": []}
+    assert _deliver(game_id, 4, [ada.player_id]) == {"batchItemFailures": []}
     posted = _posted()
     assert watching in posted
     assert bobs not in posted
