@@ -32,7 +32,9 @@ def on_connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     services = bootstrap.services()
     ticket = (event.get("queryStringParameters") or {}).get("ticket")
     try:
-        player_id = connections.connect(services.live, connection_id, ticket, now=services.now_epoch())
+        player_id = connections.connect(
+            services.live, services.players, connection_id, ticket, now=services.now_epoch()
+        )
     except NotAuthenticated as refused:
         count("LiveRefused")
         return _status(401, refused.code)

@@ -7,9 +7,10 @@ so an item whose `$disconnect` was lost cleans itself up, and nobody counts it a
 
 from __future__ import annotations
 
-from app.core.errors import Forbidden
+from app.core.errors import Forbidden, NotAuthenticated
 from app.live.ports import LiveStore
 from app.live.tickets import redeem_ticket
+from app.players.ports import PlayerStore
 
 # API Gateway's longest connection (2 h), and a little more: the item outlives the socket, never the reverse.
 CONNECTION_SECONDS = 2 * 3600 + 300
@@ -25,10 +26,13 @@ class TooManyConnections(Forbidden):
         )
 
 
-def connect(store: LiveStore, connection_id: str, ticket: str | None, *, now: int) -> str:
+def connect(
+    store: LiveStore, players: PlayerStore, connection_id: str, ticket: str | None, *, now: int
+) -> str:
     """The player the ticket names, with the connection recorded under them.
 
-    NotAuthenticated for a bad ticket, TooManyConnections past the cap: either refuses the handshake.
+    NotAuthenticated for a bad ticket or an account erased since the ticket was issued (it lives
+    TICKET_SECONDS), TooManyConnections past the cap: either refuses the handshake.
     """
     player_id = redeem_ticket(store, ticket, now=now)
     recorded = store.add_connection(
@@ -40,6 +44,12 @@ def connect(store: LiveStore, connection_id: str, ticket: str | None, *, now: in
     )
     if not recorded:
         raise TooManyConnections()
+    # Looked up after the connection is recorded, not before: an erasure deletes the profile and then
+    # forgets the account's connections (app.flows.erase_account), so either this finds the profile
+    # gone, or the connection was recorded before that forgetting, which takes it.
+    if players.get_player(player_id) is None:
+        store.forget(connection_id)
+        raise NotAuthenticated("player_unknown", "this ticket's account no longer exists")
     return player_id
 
 

@@ -148,6 +148,20 @@ def test_a_deleted_accounts_socket_is_told_nothing_more(live_env: None, players:
     assert bob.post("/live/tickets").status == 401
 
 
+def test_a_ticket_taken_before_the_delete_opens_nothing_after_it(
+    live_env: None, players: list[Client]
+) -> None:
+    bob = players[1]
+    ticket = ticket_of(bob)
+    assert bob.delete("/players/me").status == 204
+    refused = live.lambda_handler(connect_event("c_late=", f"ticket={ticket}", [], "dev"), FakeContext())
+    assert (refused["statusCode"], refused["body"]) == (401, "player_unknown")
+    # Nothing was left recorded under the connection: its frames name no player.
+    assert frame("c_late=", {"action": "watch", "game_id": create_game(players[0])})["code"] == (
+        "connection_unknown"
+    )
+
+
 SAMPLES = Path(__file__).resolve().parents[3] / "events"
 
 

@@ -97,6 +97,28 @@ def test_erasing_forgets_the_accounts_live_connections_and_what_they_watch(
     assert services.live.player_of("theirs", now=now) == other.player_id
 
 
+def test_a_socket_opened_while_the_account_is_deleted_is_forgotten_too(
+    services: Services, account: dict[str, Any]
+) -> None:
+    # A ticket issued just before the delete (it lives 30 s) is redeemed while the delete runs: its
+    # $connect found the profile still there, and recorded the connection after the first forgetting.
+    me, now = account["me"], services.now_epoch()
+    players = services.players
+
+    class OpenedMeanwhile:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(players, name)
+
+        def delete_player_data(self, player_id: str) -> int:
+            assert services.live.add_connection("late", player_id, now=now, expires_at=now + 600, most=5)
+            return players.delete_player_data(player_id)
+
+    erase_account(replace(services, players=OpenedMeanwhile()), _signed(services, account["token"]))
+
+    assert services.live.connections_of(me.player_id, now=now) == []
+    assert services.live.player_of("late", now=now) is None
+
+
 def test_a_game_finishing_after_the_delete_files_no_history_for_the_deleted_seat(
     services: Services, account: dict[str, Any]
 ) -> None:
