@@ -4,8 +4,8 @@ the join). Yours alone, as mutes: they are not told, it is in your export and go
 
 from __future__ import annotations
 
-from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.records import PlayerRecord
+from app.talk.player_lists import check_addition
 from app.talk.ports import Talking
 
 # A bound, so one player cannot grow their partition without end; far more than anyone's bad encounters.
@@ -13,13 +13,7 @@ MAX_BLOCKED = 200
 
 
 def block(ports: Talking, player: PlayerRecord, blocked_id: str) -> None:
-    if blocked_id == player.player_id:
-        raise InvalidInput("cannot_block_yourself", "you cannot block yourself")
-    if ports.players.get_player(blocked_id) is None:
-        raise NotFound("player_not_found", f"there is no player {blocked_id}")
-    blocked = ports.talk.blocked_players(player.player_id)
-    if blocked_id not in blocked and len(blocked) >= MAX_BLOCKED:
-        raise Conflict("too_many_blocks", f"you may block at most {MAX_BLOCKED} players: unblock one first")
+    check_addition(ports, player, blocked_id, ports.talk.blocked_players, verb="block", most=MAX_BLOCKED)
     ports.talk.block_player(player.player_id, blocked_id, at=ports.now_iso())
 
 

@@ -4,8 +4,8 @@ export and go with your account."""
 
 from __future__ import annotations
 
-from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.records import PlayerRecord
+from app.talk.player_lists import check_addition
 from app.talk.ports import Talking
 
 # Enough for anyone's bad experiences; a bound, so one player cannot grow their partition without end.
@@ -13,13 +13,7 @@ MAX_MUTED = 500
 
 
 def mute(ports: Talking, player: PlayerRecord, muted_id: str) -> None:
-    if muted_id == player.player_id:
-        raise InvalidInput("cannot_mute_yourself", "you cannot mute yourself")
-    if ports.players.get_player(muted_id) is None:
-        raise NotFound("player_not_found", f"there is no player {muted_id}")
-    muted = ports.talk.muted_players(player.player_id)
-    if muted_id not in muted and len(muted) >= MAX_MUTED:
-        raise Conflict("too_many_mutes", f"you may mute at most {MAX_MUTED} players: unmute one first")
+    check_addition(ports, player, muted_id, ports.talk.muted_players, verb="mute", most=MAX_MUTED)
     ports.talk.mute_player(player.player_id, muted_id, at=ports.now_iso())
 
 
