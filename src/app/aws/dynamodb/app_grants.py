@@ -12,9 +12,9 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from app.aws.dynamodb.credential_items import items_of_kind, with_profile
 from app.aws.dynamodb.items import player_key
-from app.aws.dynamodb.sessions import profile_from_item
-from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.records import PlayerRecord
 from app.oauth.ports import AuthorizationCode
 from app.players.ports import AppGrantRecord
@@ -78,29 +78,14 @@ class DynamoAppGrantStore(TableAdapter):
                 "ConditionExpression": "attribute_exists(pk)",
             }
         }
-        try:
-            items: list[Any] = [put, profile]
-            self.client.transact_write_items(TransactItems=items)
-        except ClientError as error:
-            if not is_conditional_failure(error):
-                raise
-            return False
-        return True
+        return written_if_condition_held(self.client.transact_write_items, TransactItems=[put, profile])
 
     def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
-        found = self.batch_get([player_key(player_id), grant_key(player_id, grant_id)])
-        profile = next((i for i in found if i["sk"]["S"] == "PROFILE"), None)
-        grant = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
-        return (
-            None if profile is None else profile_from_item(profile),
-            None if grant is None else grant_from_item(grant),
-        )
+        profile, item = with_profile(self, player_id, grant_key(player_id, grant_id))
+        return profile, (None if item is None else grant_from_item(item))
 
     def list_app_grants(self, player_id: str) -> list[AppGrantRecord]:
-        items = self.query_all(
-            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": ITEM_PREFIX}},
-        )
+        items = items_of_kind(self, player_id, ITEM_PREFIX)
         return sorted(map(grant_from_item, items), key=lambda g: (g.created_at, g.grant_id))
 
     def rotate_app_grant(self, old: AppGrantRecord, new: AppGrantRecord) -> bool:

@@ -12,9 +12,9 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from app.aws.dynamodb.credential_items import items_of_kind, with_profile
 from app.aws.dynamodb.items import player_key
-from app.aws.dynamodb.sessions import profile_from_item
-from app.aws.dynamodb.table import TableAdapter, is_conditional_failure
+from app.aws.dynamodb.table import TableAdapter, is_conditional_failure, written_if_condition_held
 from app.core.errors import VersionConflict
 from app.core.records import PlayerRecord
 from app.players.ports import PersonalTokenRecord
@@ -82,20 +82,11 @@ class DynamoPersonalTokenStore(TableAdapter):
     def personal_token(
         self, player_id: str, token_id: str
     ) -> tuple[PlayerRecord | None, PersonalTokenRecord | None]:
-        # One round trip for both items: the token proves the secret, the profile names the player.
-        found = self.batch_get([player_key(player_id), token_key(player_id, token_id)])
-        profile = next((i for i in found if i["sk"]["S"] == "PROFILE"), None)
-        token = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
-        return (
-            None if profile is None else profile_from_item(profile),
-            None if token is None else token_from_item(token),
-        )
+        profile, item = with_profile(self, player_id, token_key(player_id, token_id))
+        return profile, (None if item is None else token_from_item(item))
 
     def list_personal_tokens(self, player_id: str) -> list[PersonalTokenRecord]:
-        items = self.query_all(
-            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
-            ExpressionAttributeValues={":pk": {"S": f"PLAYER#{player_id}"}, ":prefix": {"S": ITEM_PREFIX}},
-        )
+        items = items_of_kind(self, player_id, ITEM_PREFIX)
         return sorted(map(token_from_item, items), key=lambda t: (t.created_at, t.token_id))
 
     def delete_personal_token(self, player_id: str, token_id: str) -> bool:
@@ -115,14 +106,7 @@ class DynamoPersonalTokenStore(TableAdapter):
                 "ExpressionAttributeValues": {":minus": {"N": "-1"}},
             }
         }
-        try:
-            items: list[Any] = [delete, count]
-            self.client.transact_write_items(TransactItems=items)
-        except ClientError as error:
-            if not is_conditional_failure(error):
-                raise
-            return False
-        return True
+        return written_if_condition_held(self.client.transact_write_items, TransactItems=[delete, count])
 
     def touch_personal_token(self, player_id: str, token_id: str, *, used_at: str, older_than: str) -> None:
         # Never creates an item: a token revoked meanwhile stays revoked.
