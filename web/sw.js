@@ -51,6 +51,7 @@ const SHELL = [
   "screens/notifications.js",
   "screens/register.js",
   "screens/reveal.js",
+  "screens/revocable.js",
   "screens/scores.js",
   "screens/signin.js",
   "screens/status.js",

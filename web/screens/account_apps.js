@@ -4,7 +4,8 @@
 
 import { appRows } from "../account_state.js";
 import { h, replace } from "../dom.js";
-import { act, focusOn, ui } from "../ui.js";
+import { focusOn, ui } from "../ui.js";
+import { revocableRow } from "./revocable.js";
 
 const PATH = "/players/me/apps";
 
@@ -13,26 +14,17 @@ export function appsSection() {
   const heading = h("h2", { id: "apps-heading" }, "Apps you signed in to");
   const list = h("div", { id: "apps" }, h("p", { class: "muted" }, "Loading your apps…"));
 
-  function item(row) {
-    const revoke = h("button", { type: "button", class: "secondary", "aria-label": row.revoke.label }, row.revoke.text);
-    revoke.addEventListener("click", () =>
-      act(revoke, async () => {
-        await api.call("DELETE", `${PATH}/${encodeURIComponent(row.id)}`);
-        ui.notify(`${row.name} is revoked: it can no longer act for you.`);
+  const item = (row) =>
+    revocableRow(row, {
+      path: PATH,
+      kind: "app-grant",
+      dataKey: "data-app",
+      revoked: "is revoked: it can no longer act for you.",
+      after: async () => {
         await load();
         focusOn(heading);
-      }),
-    );
-    return h(
-      "li",
-      { class: "app-grant", "data-app": row.id },
-      h("strong", {}, row.name),
-      h("span", { class: "small" }, row.scopes),
-      h("span", { class: "muted small" }, row.lastUsed),
-      row.since && h("span", { class: "muted small" }, row.since),
-      revoke,
-    );
-  }
+      },
+    });
 
   async function load() {
     const { apps } = await api.call("GET", PATH);

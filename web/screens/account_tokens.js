@@ -5,6 +5,7 @@
 import { TOKEN_SCOPES, tokenRequest, tokenRows } from "../account_state.js";
 import { h, replace } from "../dom.js";
 import { act, focusOn, ui } from "../ui.js";
+import { revocableRow } from "./revocable.js";
 
 const PATH = "/players/me/personal-tokens";
 
@@ -14,27 +15,18 @@ export function tokensSection() {
   const list = h("div", { id: "personal-tokens" }, h("p", { class: "muted" }, "Loading your tokens…"));
   const shown = h("div", { id: "new-token", "aria-live": "polite" });
 
-  function item(row) {
-    const revoke = h("button", { type: "button", class: "secondary", "aria-label": row.revoke.label }, row.revoke.text);
-    revoke.addEventListener("click", () =>
-      act(revoke, async () => {
-        await api.call("DELETE", `${PATH}/${encodeURIComponent(row.id)}`);
-        ui.notify(`${row.name} is revoked: it no longer works.`);
+  const item = (row) =>
+    revocableRow(row, {
+      path: PATH,
+      kind: "personal-token",
+      dataKey: "data-token",
+      revoked: "is revoked: it no longer works.",
+      after: async () => {
         replace(shown);
         await load();
         focusOn(heading);
-      }),
-    );
-    return h(
-      "li",
-      { class: "personal-token", "data-token": row.id },
-      h("strong", {}, row.name),
-      h("span", { class: "small" }, row.scopes),
-      h("span", { class: "muted small" }, row.lastUsed),
-      row.since && h("span", { class: "muted small" }, row.since),
-      revoke,
-    );
-  }
+      },
+    });
 
   async function load() {
     const { personal_tokens: tokens } = await api.call("GET", PATH);
