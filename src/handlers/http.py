@@ -158,7 +158,8 @@ def _with_location(description: str, meaning: str) -> OpenAPIResponse:
 
 def check_game_id(game_id: str) -> str:
     if not _GAME_ID.fullmatch(game_id):
-        raise NotFound("game_not_found", f"there is no game {game_id}")
+        # Not echoed: a path segment can be kilobytes of anything (control characters, markup).
+        raise NotFound("game_not_found", "there is no game with this id")
     return game_id
 
 

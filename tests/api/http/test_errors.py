@@ -314,6 +314,14 @@ def test_every_route_of_an_unknown_game_is_404_game_not_found(
     assert_problem(reply, 404, "game_not_found")
 
 
+def test_a_malformed_game_id_is_not_echoed_back(players: list[Client]) -> None:
+    junk = "<b>" + "x" * 500 + "%00"
+    reply = call("GET", f"/games/{junk}", headers=players[0].auth())
+    body = assert_problem(reply, 404, "game_not_found")
+    assert "xxxx" not in body["detail"]
+    assert "<b>" not in reply.raw
+
+
 @pytest.mark.parametrize(
     ("method", "path"),
     [("GET", "/nope"), ("GET", "/games/x/y/z"), ("DELETE", "/games"), ("PUT", "/players"), ("GET", "/")],
