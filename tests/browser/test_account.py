@@ -18,7 +18,7 @@ from playwright.sync_api import Request
 
 from ..local_stack.test_local_serve import Served, start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, focused_id, open_account
-from .web import PHONE, WebPlayer, api_call, chromium, post_json, screenshot
+from .web import PHONE, WebPlayer, api_call, chromium, post_json, run_together, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -167,6 +167,7 @@ def test_a_token_for_a_bot_is_made_shown_once_plays_only_its_scopes_and_is_revok
         bot = eve.page.inner_text("#new-token-value")
         assert bot.startswith(f"{api_call(stack.api_url, '/players/me', eve.token)['player_id']}.t_")
         assert "my bot" in eve.page.inner_text("li.personal-token")
+        assert run_together(eve.page, "li.personal-token") == []  # name, rights, last use, button
         eve.assert_accessible("the account with a personal token")
         assert api_call(stack.api_url, "/players/me/games", bot)["games"] == []
         refused = post_json(

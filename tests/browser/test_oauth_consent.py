@@ -4,7 +4,8 @@ Allow sends the browser to the app with a code the app exchanges with its PKCE v
 a redirect URI no app may use is shown as an error and never followed. The account screen then lists
 the app, and Revoke stops its token at once.
 
-`DIXIT_SHOOT=1` also saves the consent page to docs/web-oauth-consent.png.
+`DIXIT_SHOOT=1` also saves the consent page to docs/web-oauth-consent.png, and the account screen's
+apps to docs/web-account-apps.png.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from playwright.sync_api import Route
 
 from ..local_stack.test_local_serve import Served, start_serve, stop
 from .account_flow import open_account
-from .web import PHONE, WebPlayer, chromium, screenshot
+from .web import PHONE, WebPlayer, chromium, run_together, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -132,6 +133,11 @@ def test_a_player_allows_an_app_in_the_consent_page_then_revokes_it(stack: Serve
         open_account(ada)
         ada.page.wait_for_selector("li.app-grant")
         assert CLIENT in ada.page.inner_text("li.app-grant")
+        # Its name, rights, last use, date and button each on a line of their own, not run together.
+        assert run_together(ada.page, "li.app-grant") == []
+        screenshot(ada.page, tmp_path / "apps.png", "#apps-heading")
+        if os.environ.get("DIXIT_SHOOT"):
+            screenshot(ada.page, DOCS / "web-account-apps.png", "#apps-heading")
         ada.page.click(f"li.app-grant button[aria-label='Revoke {CLIENT}']")
         ada.page.wait_for_selector("text=You have let no app act for you.")
         assert _status(stack.api_url, "/players/me/games", tokens["access_token"]) == 401

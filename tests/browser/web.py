@@ -61,6 +61,18 @@ def screenshot(page: Page, path: Path, selector: str | None = None) -> None:
     print(f"wrote {path}")
 
 
+def run_together(page: Page, selector: str) -> list[str]:
+    """The children of `selector` that start above the bottom of the one before: pieces of text that run
+    on in one line, where each should read on a line of its own. Empty when they stack."""
+    found: list[str] = page.eval_on_selector(
+        selector,
+        """e => [...e.children].filter((c, i, all) => i > 0
+              && c.getBoundingClientRect().top < all[i - 1].getBoundingClientRect().bottom - 1)
+            .map(c => c.textContent)""",
+    )
+    return found
+
+
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now (WCAG 2.1 A and AA, and best practices)."""
     if not AXE.exists():

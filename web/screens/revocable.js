@@ -18,7 +18,8 @@ export function revocableRow(row, { path, kind, dataKey, revoked, after }) {
   );
   return h(
     "li",
-    { class: kind, [dataKey]: row.id },
+    // `revocable`: the look both lists share (account.css).
+    { class: `revocable ${kind}`, [dataKey]: row.id },
     h("strong", {}, row.name),
     h("span", { class: "small" }, row.scopes),
     h("span", { class: "muted small" }, row.lastUsed),
