@@ -47,7 +47,14 @@ def connect(
     # Looked up after the connection is recorded, not before: an erasure deletes the profile and then
     # forgets the account's connections (app.flows.erase_account), so either this finds the profile
     # gone, or the connection was recorded before that forgetting, which takes it.
-    if players.get_player(player_id) is None:
+    try:
+        known = players.get_player(player_id) is not None
+    except Exception:
+        # The handshake fails, and no $disconnect will come for it: a connection left recorded would
+        # hold one of the player's places until it expired.
+        store.forget(connection_id)
+        raise
+    if not known:
         store.forget(connection_id)
         raise NotAuthenticated("player_unknown", "this ticket's account no longer exists")
     return player_id

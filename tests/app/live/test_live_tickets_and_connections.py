@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.errors import NotAuthenticated
+from app.core.errors import NotAuthenticated, StoreUnavailable
 from app.core.records import PlayerRecord
 from app.live import connections
 from app.live.connections import MOST_CONNECTIONS_PER_PLAYER, TooManyConnections
@@ -56,6 +56,19 @@ def test_a_ticket_of_an_account_erased_since_opens_nothing() -> None:
     assert refused.value.code == "player_unknown"
     assert store.connections == {}
     assert store.connections_of("p_gone", now=T0 + 1) == []
+
+
+def test_a_handshake_that_fails_on_the_profiles_read_leaves_no_connection_behind() -> None:
+    class Unavailable(MemoryPlayerStore):
+        def get_player(self, player_id: str) -> PlayerRecord | None:
+            raise StoreUnavailable()
+
+    store = MemoryLiveStore()
+    issued = issue_ticket(store, "p_ada", now=T0)
+    with pytest.raises(StoreUnavailable):
+        connections.connect(store, Unavailable(), "c1", issued.ticket, now=T0)
+    # No $disconnect comes for a refused handshake: a place held here would count against the cap.
+    assert store.connections_of("p_ada", now=T0) == []
 
 
 def test_a_player_holds_a_bounded_number_of_connections() -> None:
