@@ -103,15 +103,17 @@ def start_serve(directory: Path, env: dict[str, str] | None = None) -> Served:
             raise AssertionError(f"serve exited with {process.returncode}:\n{served.logs()}")
         try:
             get(f"{served.api_url}/decks")  # any answer at all: the gateway is up
+            # The gateway answers before the rest starts (streams, schedules, queues); the stack is
+            # ready once its banner, printed after the state file is written, says where things are.
+            ready = "lost on exit" in served.stdout.read_text(errors="replace")
         except (urllib.error.URLError, ConnectionError, TimeoutError):
-            if time.monotonic() > deadline:
-                stop(process)
-                raise AssertionError(
-                    f"serve did not answer within {STARTUP_TIMEOUT} s:\n{served.logs()}"
-                ) from None
-            time.sleep(0.1)
-        else:
+            ready = False
+        if ready:
             return served
+        if time.monotonic() > deadline:
+            stop(process)
+            raise AssertionError(f"serve was not ready within {STARTUP_TIMEOUT} s:\n{served.logs()}")
+        time.sleep(0.1)
 
 
 def stop(process: subprocess.Popen[bytes], sig: int = signal.SIGINT) -> int | None:

@@ -503,7 +503,10 @@ class LocalStack:
             # Where the stack's clock is kept, so an invoked function runs on it too.
             "clock_file": str(self.clock.path) if self.clock else "",
         }
-        self.options.state_file.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+        # Whole or not at all: `invoke` and the tests may read it the moment it appears.
+        partial = self.options.state_file.with_name(self.options.state_file.name + ".partial")
+        partial.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+        os.replace(partial, self.options.state_file)
 
     def _serving(self) -> str:
         workers = self.options.workers
