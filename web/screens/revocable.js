@@ -5,8 +5,9 @@
 import { h } from "../dom.js";
 import { act, ui } from "../ui.js";
 
-// `row`: from account_state.js (id, name, scopes, lastUsed, since, revoke); `kind` names the row's
-// class and data attribute; `revoked` ends the notice; `after` runs once it is gone (reload, focus).
+// `row`: from account_state.js (id, name, scopes, lastUsed, since, revoke); `kind`: the row's own class
+// (what the tests find it by); `dataKey`: the attribute holding its id; `revoked` ends the notice;
+// `after` runs once it is gone (reload, focus).
 export function revocableRow(row, { path, kind, dataKey, revoked, after }) {
   const revoke = h("button", { type: "button", class: "secondary", "aria-label": row.revoke.label }, row.revoke.text);
   revoke.addEventListener("click", () =>
