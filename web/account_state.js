@@ -239,9 +239,16 @@ export function expiryText(iso) {
 
 // --- the API's problems in words -----------------------------------------------------------------------
 
-const FIELD_WORDS = { name: "Your name", email: "The email address", code: "The code", device: "The device name" };
+const FIELD_WORDS = {
+  name: "Your name",
+  email: "The email address",
+  code: "The code",
+  device: "The device name",
+  scopes: "What it may do",
+};
 const TYPE_WORDS = {
   missing: "is missing",
+  too_short: "needs at least one choice",
   string_too_short: "is empty",
   string_too_long: "is too long",
   string_pattern_mismatch: "has characters that are not allowed",

@@ -56,6 +56,13 @@ async function problemOf(response) {
   return error;
 }
 
+// No answer at all (offline, the server down): `network` lets a screen leave it to the offline line.
+function unreachable() {
+  const error = new ApiError(0, "The server could not be reached. Check your connection and try again.");
+  error.network = true;
+  return error;
+}
+
 export class Api {
   constructor(base, storage = window.localStorage) {
     this.base = base;
@@ -105,12 +112,18 @@ export class Api {
     const sent = auth ? this.token : null;
     if (sent) all.Authorization = `Bearer ${sent}`;
     if (body !== undefined) all["Content-Type"] = "application/json";
-    const response = await fetch(this.base + path, {
-      method,
-      headers: all,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store", // our own ETag cache decides; the browser's must not answer for the API
-    });
+    let response;
+    try {
+      response = await fetch(this.base + path, {
+        method,
+        headers: all,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store", // our own ETag cache decides; the browser's must not answer for the API
+      });
+    } catch {
+      // The browser's own words ("Failed to fetch") tell a player nothing.
+      throw unreachable();
+    }
     // The stored token no longer works (signed out from another device, or the account deleted): forget
     // it, so the start screen shows instead of an error on every poll.
     if (response.status === 401 && sent && sent === this.token) {
@@ -185,8 +198,8 @@ export class Api {
       let response;
       try {
         response = await this.request("POST", path, { body, headers: { "Idempotency-Key": key } });
-      } catch {
-        lastError = new ApiError(0, "The server could not be reached. Check your connection and try again.");
+      } catch (error) {
+        lastError = error;
         continue;
       }
       if (response.ok) {

@@ -85,6 +85,7 @@ function route() {
   stopPolling();
   ui.showError(null);
   ui.notify(ui.takeFlash());
+  document.getElementById("push-offer")?.remove(); // offered after a move, on that game's screen only
   showWho();
   const hash = window.location.hash || "#/";
   const parsed = parseRoute(hash);
@@ -129,6 +130,12 @@ function homeScreenHint() {
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register(new URL("sw.js", document.baseURI), { scope: "./" }).catch(() => {});
 }
+// Whatever is scrolled to (a focused field, a form check's complaint) lands below the sticky top, not
+// under it; the top grows with a notice or an error.
+const topBlock = document.getElementById("top");
+new ResizeObserver(() => {
+  document.documentElement.style.scrollPaddingTop = `${topBlock.offsetHeight + 8}px`;
+}).observe(topBlock);
 window.addEventListener("online", showOffline);
 window.addEventListener("offline", showOffline);
 showOffline();

@@ -136,9 +136,10 @@ function offer() {
     localStorage.setItem(OFFER_KEY, "dismissed");
     box.remove();
   });
-  // In the page's flow under the notice, not over it: it covers no card and takes no click meant for
-  // the game, and it is not focused, since after a move focus belongs to the status line.
-  document.getElementById("notice").after(box);
+  // In the page's flow under the bar and the notice (not in their sticky block, not over the page): it
+  // covers no card and takes no click meant for the game, and it is not focused, since after a move focus
+  // belongs to the status line. It belongs to the screen it was offered on: app.js's route() drops it.
+  document.getElementById("top").after(box);
 }
 
 // Whether this page already asked the API after a move: once per page load, not once per move (a game

@@ -49,6 +49,8 @@ export const ui = {
     current = new Poller(ticked, (error) => {
       if (error.signedOut) return;
       failed = true;
+      // Offline, the offline line already says why nothing new comes: no second, redder line for it.
+      if (error.network && !navigator.onLine) return;
       ui.showError(error);
     });
     current.start();
@@ -89,7 +91,9 @@ export function stopPolling() {
 export async function act(button, action) {
   const form = button.form || button.closest("form") || button;
   const controls = form.querySelectorAll ? form.querySelectorAll("button, input, select, textarea") : [];
+  // An earlier answer (a notice) speaks of what was done before: this action's answer replaces it.
   ui.showError(null);
+  ui.notify(null);
   for (const c of controls) c.disabled = true;
   button.disabled = true;
   try {

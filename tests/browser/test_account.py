@@ -18,7 +18,7 @@ from playwright.sync_api import Request
 
 from ..local_stack.test_local_serve import Served, start_serve, stop
 from .account_flow import add_email, ask_sign_in, client_link, focused_id, open_account
-from .web import PHONE, WebPlayer, api_call, chromium, post_json, run_together, screenshot
+from .web import PHONE, WebPlayer, api_call, chromium, in_view, post_json, run_together, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -162,7 +162,17 @@ def test_a_token_for_a_bot_is_made_shown_once_plays_only_its_scopes_and_is_revok
         open_account(eve)
         eve.page.wait_for_selector("#personal-tokens >> text=You have made no token.")
         eve.page.fill("#token-name", "my bot")
-        eve.page.click("#token-make")  # playing is ticked by default
+        # Nothing ticked: the form says so in its words, where a phone far down the page sees it.
+        for box in eve.page.query_selector_all("input[id^=scope-]"):
+            box.uncheck()
+        eve.page.click("#token-make")
+        eve.page.wait_for_selector("#error:not([hidden])")
+        assert eve.page.inner_text("#error") == "Tick at least one thing the token may do."
+        assert in_view(eve.page, "#error")
+        eve.page.check("#scope-games-read")
+        eve.page.check("#scope-games-play")
+        eve.page.click("#token-make")  # reading and playing, as ticked by default
+        eve.page.wait_for_selector("#error", state="hidden")
         eve.page.wait_for_selector("li.personal-token")
         bot = eve.page.inner_text("#new-token-value")
         assert bot.startswith(f"{api_call(stack.api_url, '/players/me', eve.token)['player_id']}.t_")

@@ -73,6 +73,19 @@ def run_together(page: Page, selector: str) -> list[str]:
     return found
 
 
+def in_view(page: Page, selector: str) -> bool:
+    """Whether `selector` is shown whole inside the viewport and is what the page shows at its middle
+    (not hidden under a sticky bar): what a player sees without scrolling."""
+    shown: bool = page.eval_on_selector(
+        selector,
+        """e => { const r = e.getBoundingClientRect();
+                  if (e.hidden || r.height === 0 || r.top < 0 || r.bottom > innerHeight) return false;
+                  const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                  return e === at || e.contains(at); }""",
+    )
+    return shown
+
+
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     """axe-core's violations on the page as it is now (WCAG 2.1 A and AA, and best practices)."""
     if not AXE.exists():

@@ -190,6 +190,9 @@ describe("problemText", () => {
     assert.equal(acc.problemText({ ...body, errors: [pattern] }, 422), "Your name has characters that are not allowed.");
     const odd = { ...body, errors: [{ loc: ["body", "x"], msg: "Something Odd", type: "weird" }] };
     assert.equal(acc.problemText(odd, 422), "The field x something Odd.");
+    // A token with no scope ticked: the API's list check, not pydantic's own sentence.
+    const empty = { loc: ["body", "scopes"], msg: "List should have at least 1 item after validation, not 0", type: "too_short" };
+    assert.equal(acc.problemText({ ...body, errors: [empty] }, 422), "What it may do needs at least one choice.");
   });
 
   test("a known code in the client's words; else the detail made a sentence, else the title, else the status", () => {

@@ -8,6 +8,7 @@ import { act, focusOn, ui } from "../ui.js";
 import { revocableRow } from "./revocable.js";
 
 const PATH = "/players/me/personal-tokens";
+const NO_SCOPE = "Tick at least one thing the token may do.";
 
 export function tokensSection() {
   const { api } = ui;
@@ -49,6 +50,12 @@ export function tokensSection() {
       class: "card-box",
       onsubmit: (event) => {
         event.preventDefault();
+        // A token that may do nothing is refused by the API too; said here in the form's own words.
+        if (!boxes.some((b) => b.checked)) {
+          ui.showError(new Error(NO_SCOPE));
+          focusOn(boxes[0]);
+          return;
+        }
         // The API checks the name and the scopes (its problem's words show in the error line).
         act(make, async () => {
           const asked = tokenRequest(name.value, boxes.filter((b) => b.checked).map((b) => b.value));
