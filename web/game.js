@@ -70,6 +70,42 @@ export function gameScreen(gameId, card = null) {
     if (history.open) root.querySelector("details.history")?.dispatchEvent(new Event("toggle"));
   }
 
+  // The host gave this player's seat to a newcomer, or removed them: the API now refuses them the game
+  // (403 not_a_member) and always will. Said once, in words, with the way back; nothing keeps polling.
+  function noLongerSeated() {
+    poller.stop();
+    talk.root.remove();
+    ui.showError(null);
+    ui.notify(null);
+    const heading = h("h1", { id: "seat-gone-heading" }, "You are no longer at this table");
+    replace(
+      root,
+      heading,
+      h(
+        "p",
+        { id: "seat-gone" },
+        "The host gave your seat to a newcomer or removed you from this game, so its cards and talk are not yours to see any more.",
+      ),
+      h("a", { class: "button", href: "#/" }, "Back to your games"),
+    );
+    root.dataset.phase = "gone";
+    focusOn(heading);
+  }
+
+  // Whether a refusal means this player lost their place: only one who had a seat on this screen.
+  const lostSeat = (error) => error?.code === "not_a_member" && Boolean(game?.you);
+
+  // A move refused because the seat is gone ends the screen as the poll would; anything else is the error.
+  async function seated(action) {
+    try {
+      return await action();
+    } catch (error) {
+      if (!lostSeat(error)) throw error;
+      noLongerSeated();
+      return undefined;
+    }
+  }
+
   // What the screens' controls do. Each changes the draft or the game, then the whole screen is drawn again.
   const view = {
     gameId,
@@ -90,7 +126,8 @@ export function gameScreen(gameId, card = null) {
     send(button, path, moveOf = () => ({}), move = null) {
       return act(button, async () => {
         const body = moveOf(draft);
-        const next = await api.move(path, body);
+        const next = await seated(() => api.move(path, body));
+        if (!next) return;
         draft = sent(draft);
         show(next);
         ui.notify(move ? ackText(move, body, next) : null);
@@ -102,7 +139,8 @@ export function gameScreen(gameId, card = null) {
     // Vacation, +24 h, offer a seat, remove a player: the API answers with the game, acknowledged in words.
     absence(button, path, body, ackOf) {
       return act(button, async () => {
-        const next = await api.move(path, body);
+        const next = await seated(() => api.move(path, body));
+        if (!next) return;
         show(next);
         ui.notify(ackOf(next));
         noticeStep = stepOf(next);
@@ -171,7 +209,9 @@ export function gameScreen(gameId, card = null) {
   // The live channel says when the game changed; the poller fetches it then (and polls when it cannot).
   let live = null;
   const poller = ui.poll(async () => {
-    const { body, changed, wait } = await api.poll(`/games/${gameId}`);
+    const polled = await seated(() => api.poll(`/games/${gameId}`));
+    if (!polled) return 3600; // the poller is stopped by now; the wait is never used
+    const { body, changed, wait } = polled;
     const rematch = await rematchPage(body);
     const rematchChanged = JSON.stringify(rematch) !== JSON.stringify(view.rematch);
     view.rematch = rematch;

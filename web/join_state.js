@@ -17,10 +17,10 @@ export function previewFacts(preview) {
     ["Rules", RULES[s.rules] || s.rules],
     ["Play until", `someone reaches ${s.target_score} points`],
     ["Each move", `${s.move_timeout_hours} hour${s.move_timeout_hours === 1 ? "" : "s"}; then ${policy}`],
-    preview.phase !== "lobby" && preview.offered_seats > 0
-      ? ["Offered seats", String(preview.offered_seats)]
-      : ["Free seats", String(preview.free_seats)],
-  ];
+    // Seats only where they can be taken: a lobby's free ones, a running game's offered ones.
+    preview.phase === "lobby" ? ["Free seats", String(preview.free_seats)] : null,
+    !["lobby", "finished"].includes(preview.phase) && preview.offered_seats > 0 ? ["Offered seats", String(preview.offered_seats)] : null,
+  ].filter(Boolean);
 }
 
 export function previewVerdict(preview) {

@@ -280,6 +280,16 @@ export const isHost = (game) => Boolean(game.you) && game.you.player_id === game
 
 export const canStart = (game) => game.players.length >= 3;
 
+// What Leave asks in the lobby: whom the host's role passes to (the API gives it to the first seat left),
+// or that the game closes when nobody else is in.
+export function leaveQuestion(game) {
+  const others = game.players.filter((p) => p.player_id !== game.you?.player_id);
+  if (others.length === 0) return "Leave this game? Nobody else has joined: it closes.";
+  const back = "You can join again with the invite link while a seat is free.";
+  if (!isHost(game)) return `Leave this game? ${back}`;
+  return `Leave this game? You are its host: ${others[0].name} becomes the host. ${back}`;
+}
+
 export function winnerText(game, NameOf) {
   const winners = (game.winners || []).map(idOf);
   if (winners.length === 0) return "The game is over.";

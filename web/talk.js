@@ -5,6 +5,7 @@
 // Every player's word goes in as text (dom.js's h): never markup, never a link.
 
 import { h, replace } from "./dom.js";
+import { timeZoneOptions } from "./state.js";
 import {
   PAGE_SIZE,
   REPORT_REASONS,
@@ -206,7 +207,7 @@ export function talkPanel(gameId) {
     return h(
       "li",
       { class: `talk-line${line.mine ? " mine" : ""}${line.hidden || line.gone ? " hidden" : ""}`, "data-id": line.id },
-      h("div", { class: "talk-meta small" }, who, " ", h("time", { datetime: line.postedAt, class: "muted" }, timeOf(line.postedAt))),
+      h("div", { class: "talk-meta small" }, who, " ", h("time", { datetime: line.postedAt, class: "muted" }, timeOf(line.postedAt, Date.now(), timeZoneOptions().timeZone))),
       h("p", { class: "talk-text" }, line.text),
       hide,
       open ? actionsFor(line) : null,
@@ -280,7 +281,9 @@ export function talkPanel(gameId) {
     if (!game) return;
     root.hidden = false;
     const shown = talkLines(page?.messages, { me: game.you?.player_id, muted, host: game.you?.player_id === game.host_id });
-    replace(lines, shown.length ? shown.map(lineItem) : h("li", { class: "muted small" }, "No messages yet."));
+    // Everything there is from players this player muted or blocked: "no messages" would not be true.
+    const empty = page?.messages?.length ? "Nothing to show: every message here is from a player you muted or blocked." : "No messages yet.";
+    replace(lines, shown.length ? shown.map(lineItem) : h("li", { class: "muted small" }, empty));
     drawReactions();
     drawPeople();
     drawBox();

@@ -124,6 +124,8 @@ def test_a_host_keeps_a_table_going_from_the_web_vacation_extension_offered_seat
         ada.assert_accessible("time and seats with seats to offer and remove")
         shoot(ada, "time-and-seats", "#table")
 
+        bob.open(f"{client}#/game/{game_id}")  # Bob looks at the game his seat is about to go from
+        bob.page.wait_for_selector(".game[data-version]")
         ada.page.click(f"#offer-{seat[bob.name]}")
         ada.page.wait_for_selector(f"#seat-link-{seat[bob.name]}")
         assert ada.notice().startswith(f"{bob.name}'s seat is offered. Share the seat's link")
@@ -155,6 +157,12 @@ def test_a_host_keeps_a_table_going_from_the_web_vacation_extension_offered_seat
         seen = look(stack, eve, game_id)
         assert {c["card_id"] for c in seen["you"]["hand"]} == bob_hand
         assert [p["name"] for p in seen["players"]] == ["Eve" if p is bob else p.name for p in seated]
+        # Bob's screen says his seat is gone, once, in words, instead of his old hand and a refusal.
+        bob.catch_up()
+        bob.page.wait_for_selector(".game[data-phase=gone] #seat-gone")
+        assert "gave your seat to a newcomer" in bob.page.inner_text("#seat-gone")
+        assert bob.page.locator("#error").is_hidden()
+        assert bob.page.locator(".game .tile").count() == 0
 
         # The game plays on to its end (bots with the phones' tokens), then
         # Ada opens the rematch from her end screen, Eve joins from hers and Di from the games list.

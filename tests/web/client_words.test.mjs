@@ -100,6 +100,14 @@ describe("the join preview", () => {
     assert.match(join.previewVerdict(preview({ phase: "finished" })).text, /over/);
   });
 
+  test("seats are counted only where one can be taken: a started or finished game shows no free seats", () => {
+    for (const phase of ["voting", "finished"]) {
+      const facts = Object.fromEntries(join.previewFacts(preview({ phase, free_seats: 2 })));
+      assert.equal(facts["Free seats"], undefined, phase);
+      assert.equal(facts["Offered seats"], undefined, phase);
+    }
+  });
+
   test("a game under way with an offered seat can be joined, and says it takes the seat", () => {
     const offered = preview({ phase: "voting", offered_seats: 1, free_seats: 2 });
     const verdict = join.previewVerdict(offered);

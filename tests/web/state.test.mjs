@@ -265,6 +265,22 @@ describe("the game screen", () => {
     assert.equal(state.isHost(game()), true);
     assert.equal(state.isHost(game({ you: { player_id: "p-bob" } })), false);
     assert.equal(state.isHost(game({ you: undefined })), false);
+  });
+
+  test("leaving asks, naming who becomes host, or that the game closes", () => {
+    const three = {
+      host_id: "p-ada",
+      you: { player_id: "p-ada" },
+      players: [
+        { player_id: "p-ada", name: "Ada" },
+        { player_id: "p-bob", name: "Bob" },
+        { player_id: "p-cy", name: "Cy" },
+      ],
+    };
+    assert.match(state.leaveQuestion(three), /You are its host: Bob becomes the host\./);
+    assert.doesNotMatch(state.leaveQuestion({ ...three, you: { player_id: "p-cy" } }), /host/);
+    const alone = { ...three, players: three.players.slice(0, 1) };
+    assert.equal(state.leaveQuestion(alone), "Leave this game? Nobody else has joined: it closes.");
     assert.equal(state.canStart(game({ seats: 3 })), true);
     assert.equal(state.canStart(game({ seats: 2 })), false);
   });

@@ -1,7 +1,7 @@
 // Before the game starts: the invite link to pass on, the host's start button, and a way out.
 
 import { h } from "../dom.js";
-import { canStart, inviteHash, isHost } from "../state.js";
+import { canStart, inviteHash, isHost, leaveQuestion } from "../state.js";
 import { act, ui } from "../ui.js";
 
 // A link to pass on, with Copy (and Share where the phone has it). The offered seat's link uses it too.
@@ -55,13 +55,15 @@ export function lobby({ game }, view) {
     parts.push(h("a", { class: "button", href: `#/join/${gameId}` }, "Join this game"));
   }
   if (you) {
-    const leave = h("button", { type: "button", class: "secondary" }, "Leave the game");
-    leave.addEventListener("click", () =>
+    const leave = h("button", { type: "button", class: "secondary", id: "leave" }, "Leave the game");
+    // It sits under Start: asked first, as Remove is, and said once done.
+    leave.addEventListener("click", () => {
+      if (!window.confirm(leaveQuestion(game))) return;
       act(leave, async () => {
         await ui.api.move(`/games/${gameId}/leave`);
-        ui.go("#/");
-      }),
-    );
+        ui.go("#/", "You left the game.");
+      });
+    });
     parts.push(leave);
   }
   return parts;
