@@ -1,6 +1,7 @@
 """`AppGrantStore` and `CodeStore` in memory, under one lock each, with the DynamoDB adapters' contract:
-a grant only for a player whose profile exists, rotation conditional on the refresh hash, a code taken
-by exactly one caller."""
+a grant only for a player whose profile exists and only from the code noted as the app's newest (the note
+used up, dropped by a revocation), rotation conditional on the refresh hash, a code taken by exactly one
+caller."""
 
 from __future__ import annotations
 
@@ -17,13 +18,23 @@ class MemoryAppGrantStore:
     def __init__(self, players: Any) -> None:
         self.players = players
         self._grants: dict[tuple[str, str], AppGrantRecord] = {}
+        self._notes: dict[tuple[str, str], str] = {}  # the newest code hash given to each app
         self._lock = threading.RLock()
 
-    def put_app_grant(self, grant: AppGrantRecord) -> bool:
+    def note_app_code(self, player_id: str, grant_id: str, code_hash: str, expires_at: int) -> None:
         with self._lock:
+            self._notes[(player_id, grant_id)] = code_hash
+
+    def put_app_grant(self, grant: AppGrantRecord, *, code_hash: str | None = None) -> bool:
+        with self._lock:
+            key = (grant.player_id, grant.grant_id)
             if self.players.get_player(grant.player_id) is None:
                 return False
-            self._grants[(grant.player_id, grant.grant_id)] = grant
+            if code_hash is not None:
+                if self._notes.get(key) != code_hash:
+                    return False
+                del self._notes[key]
+            self._grants[key] = grant
             return True
 
     def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
@@ -52,7 +63,10 @@ class MemoryAppGrantStore:
 
     def delete_app_grant(self, player_id: str, grant_id: str) -> bool:
         with self._lock:
-            return self._grants.pop((player_id, grant_id), None) is not None
+            if self._grants.pop((player_id, grant_id), None) is None:
+                return False
+            self._notes.pop((player_id, grant_id), None)
+            return True
 
     def touch_app_grant(self, player_id: str, grant_id: str, *, used_at: str, older_than: str) -> None:
         with self._lock:
@@ -62,12 +76,15 @@ class MemoryAppGrantStore:
             self._grants[(player_id, grant_id)] = replace(grant, last_used_at=used_at)
 
     def erase_player(self, player_id: str) -> int:
-        """Every grant of the player (they live in the player's partition)."""
+        """Every grant of the player and every note of a code (they live in the player's partition)."""
         with self._lock:
             mine = [key for key in self._grants if key[0] == player_id]
             for key in mine:
                 del self._grants[key]
-            return len(mine)
+            notes = [key for key in self._notes if key[0] == player_id]
+            for key in notes:
+                del self._notes[key]
+            return len(mine) + len(notes)
 
 
 class MemoryCodeStore:

@@ -34,9 +34,10 @@ class CodeStore(Protocol):
 
 
 class Authorizing(Clock, Protocol):
-    """The player's approval: a code stored."""
+    """The player's approval: a code noted as the app's newest (the earlier ones superseded), then stored."""
 
     oauth_codes: CodeStore
+    app_grants: AppGrantStore
 
 
 class IssuingTokens(Clock, WallClock, Protocol):

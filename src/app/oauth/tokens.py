@@ -2,7 +2,9 @@
 next ones.
 
 A code is taken by a conditional delete before anything else is looked at, so it works once, even for
-two requests racing with it; a wrong verifier, client id or redirect URI uses it up all the same. A
+two requests racing with it; a wrong verifier, client id or redirect URI uses it up all the same. The
+grant is written from it only if it is still the newest code the player gave the app (app.oauth.consent),
+in the grant's own write: a later consent or a revocation, even one racing the exchange, wins. A
 refresh token is rotated on every use: the grant's refresh hash is swapped conditionally, and the hash
 it replaced joins the grant's last few rotated ones. A rotated token presented again means two parties
 hold it (the app and a thief, in some order): the whole grant is revoked (OAuth 2.1 §4.3.1). Only a
@@ -95,8 +97,10 @@ def _exchange(services: IssuingTokens, form: Mapping[str, str]) -> Issued:
         services.now_epoch() + ACCESS_SECONDS,
         hash_secret(refresh),
     )
-    if not services.app_grants.put_app_grant(grant):
-        raise _invalid_grant("the player's account is gone")
+    if not services.app_grants.put_app_grant(grant, code_hash=taken.code_hash):
+        raise _invalid_grant(
+            "the code was superseded by a later consent, the app was revoked, or the account is gone"
+        )
     return _issued(grant, access, refresh)
 
 

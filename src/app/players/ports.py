@@ -174,11 +174,20 @@ class PersonalTokenStore(Protocol):
 
 
 class AppGrantStore(Protocol):
-    """Apps' grants are `PLAYER#<id>` / `APP#<gid>` items beside the sessions and personal tokens."""
+    """Apps' grants are `PLAYER#<id>` / `APP#<gid>` items beside the sessions and personal tokens; the
+    newest OAuth code the player gave each app is noted beside them (`APPCODE#<gid>`, until it expires)."""
 
-    def put_app_grant(self, grant: AppGrantRecord) -> bool:
-        """Store the grant, replacing the player's earlier grant to the same app (its tokens stop), if the
-        player's profile exists (False otherwise: an account erased meanwhile gets nothing)."""
+    def note_app_code(self, player_id: str, grant_id: str, code_hash: str, expires_at: int) -> None:
+        """Note `code_hash` as the newest code the player gave the app `grant_id` is for: every code given
+        before it can no longer make the grant (a new consent supersedes them)."""
+        ...
+
+    def put_app_grant(self, grant: AppGrantRecord, *, code_hash: str | None = None) -> bool:
+        """Store the grant made from the code `code_hash`, replacing the player's earlier grant to the same
+        app (its tokens stop), if the player's profile exists and that code is still the app's noted
+        newest (neither superseded nor revoked since), using the note up, in one write. False otherwise:
+        an account erased, a consent given or the app revoked meanwhile gets nothing. The token endpoint
+        always names its code; None (no code to check) is only for grants seeded by tests."""
         ...
 
     def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
@@ -195,7 +204,8 @@ class AppGrantStore(Protocol):
         ...
 
     def delete_app_grant(self, player_id: str, grant_id: str) -> bool:
-        """Revoke the grant and every token of it (False: no such grant)."""
+        """Revoke the grant, every token of it and, in the same write, the code noted for the app (no code
+        given before the revocation makes the grant again). False: no such grant."""
         ...
 
     def touch_app_grant(self, player_id: str, grant_id: str, *, used_at: str, older_than: str) -> None:

@@ -210,6 +210,31 @@ def test_the_player_sees_and_revokes_apps_and_the_export_lists_them(players: lis
     assert [a["client_id"] for a in ada.get("/players/me/apps").body["apps"]] == [CLIENT]
 
 
+def test_revoking_an_app_kills_the_code_it_was_given_and_kept_unused(players: list[Client]) -> None:
+    ada = players[0]
+    app = as_app(ada, exchange(approve(ada, client_id="App2"), client_id="App2"))
+    kept = approve(ada, client_id="App2")
+    (listed,) = ada.get("/players/me/apps").body["apps"]
+    assert ada.delete(f"/players/me/apps/{listed['grant_id']}").status == 204
+    assert_problem(app.get("/players/me/games"), 401, "invalid_token")
+    assert_oauth_error(exchange(kept, client_id="App2"), "invalid_grant")
+    assert ada.get("/players/me/apps").body == {"apps": []}
+
+
+def test_a_new_consent_supersedes_the_codes_given_before_it(players: list[Client]) -> None:
+    ada = players[0]
+    wide = approve(ada, client_id="NApp", scope="games:read games:play webhooks:manage account:read")
+    narrow = approve(ada, client_id="NApp", scope="games:read")
+    reply = exchange(narrow, client_id="NApp")
+    assert reply.status == 200, reply.raw
+    assert reply.body["scope"] == "games:read"
+    assert_oauth_error(exchange(wide, client_id="NApp"), "invalid_grant")
+    (listed,) = ada.get("/players/me/apps").body["apps"]
+    assert listed["scopes"] == ["games:read"]
+    app = as_app(ada, reply)
+    assert assert_problem(app.get("/players/me/export"), 403, "insufficient_scope")["scope"] == "account:read"
+
+
 def test_erasing_the_account_removes_its_apps(players: list[Client]) -> None:
     app = as_app(players[1], exchange(approve(players[1])))
     assert players[1].delete("/players/me").status == 204

@@ -4,6 +4,7 @@ revokes the app; the app's token is checked like a personal token and dies with 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from app.core.errors import InsufficientScope, NotAuthenticated, NotFound, RateLimited
 from app.oauth import consent, pkce, tokens
 from app.oauth.errors import OAuthRefused
+from app.oauth.ports import AuthorizationCode
 from app.oauth.requests import check_request
 from app.players import accounts, app_tokens
 from app.services import Services
@@ -233,3 +235,69 @@ def test_an_apps_token_has_a_personal_tokens_limits(services: Services) -> None:
         accounts.authenticate(services, f"Bearer {issued.access_token}")
     assert refused.value.code == "token_rate_limited"
     assert 0 < refused.value.retry_after <= 60
+
+
+def test_revoking_the_app_kills_the_codes_it_was_given_and_not_yet_exchanged(services: Services) -> None:
+    signed = _signed(services)
+    first = _exchange(services, _code(services, signed))
+    kept = _code(services, signed)
+    (grant,) = app_tokens.list_apps(services, signed.player.player_id, None)
+    app_tokens.revoke(services, signed.player.player_id, None, grant.grant_id)
+    with pytest.raises(NotAuthenticated):
+        accounts.authenticate(services, f"Bearer {first.access_token}")
+    _refused(lambda: _exchange(services, kept))
+    assert app_tokens.list_apps(services, signed.player.player_id, None) == []
+
+
+def test_a_revocation_by_a_replayed_refresh_token_kills_the_unused_codes_too(services: Services) -> None:
+    signed = _signed(services)
+    first = _exchange(services, _code(services, signed))
+    kept = _code(services, signed)
+    _refresh(services, first.refresh_token)
+    _refused(lambda: _refresh(services, first.refresh_token))  # the replay revokes the app
+    _refused(lambda: _exchange(services, kept))
+    assert app_tokens.list_apps(services, signed.player.player_id, None) == []
+
+
+ALL_FOUR = "games:read games:play webhooks:manage account:read"
+
+
+def test_a_new_consent_supersedes_the_codes_given_before_it(services: Services) -> None:
+    signed = _signed(services)
+    wide = _code(services, signed, scope=ALL_FOUR)
+    narrow = _code(services, signed, scope="games:read")
+    assert _exchange(services, narrow).scopes == ("games:read",)
+    assert "superseded" in _refused(lambda: _exchange(services, wide)).detail
+    (grant,) = app_tokens.list_apps(services, signed.player.player_id, None)
+    assert grant.scopes == ("games:read",)
+
+
+def test_a_superseded_code_is_refused_even_before_the_newest_is_exchanged(services: Services) -> None:
+    signed = _signed(services)
+    wide = _code(services, signed, scope=ALL_FOUR)
+    narrow = _code(services, signed, scope="games:read")
+    _refused(lambda: _exchange(services, wide))
+    assert app_tokens.list_apps(services, signed.player.player_id, None) == []
+    assert _exchange(services, narrow).scopes == ("games:read",)
+
+
+def test_a_revocation_between_the_codes_take_and_the_grants_write_wins(services: Services) -> None:
+    # No read-then-write: the grant is written only if its code is still the newest, in the same write.
+    signed = _signed(services)
+    _exchange(services, _code(services, signed))
+    kept = _code(services, signed)
+    (grant,) = app_tokens.list_apps(services, signed.player.player_id, None)
+    codes = services.oauth_codes
+
+    class RevokedMeanwhile:
+        def put_code(self, code: AuthorizationCode) -> None:
+            codes.put_code(code)
+
+        def take_code(self, code_hash: str) -> AuthorizationCode | None:
+            taken = codes.take_code(code_hash)
+            app_tokens.revoke(services, signed.player.player_id, None, grant.grant_id)
+            return taken
+
+    racing = replace(services, oauth_codes=RevokedMeanwhile())
+    _refused(lambda: _exchange(racing, kept))
+    assert app_tokens.list_apps(services, signed.player.player_id, None) == []

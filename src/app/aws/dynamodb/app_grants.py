@@ -1,7 +1,11 @@
-"""Apps' grants (`PLAYER#<id>` / `APP#<gid>`) and OAuth codes (`OAUTHCODE#<code hash>` / `CODE`).
+"""Apps' grants (`PLAYER#<id>` / `APP#<gid>`), the newest code given to each app (`PLAYER#<id>` /
+`APPCODE#<gid>`) and OAuth codes (`OAUTHCODE#<code hash>` / `CODE`).
 
 A grant lives in the player's partition, so erasing the account deletes it with the rest; it is written
-only while the profile exists (one transaction with a condition check). A code lives under its own hash,
+only while the profile exists and only from the code noted as the app's newest (one transaction: the
+grant put, a condition check on the profile, the note deleted if it still names the code), and revoked
+with that note (one transaction), so no code given before a newer consent or a revocation makes the grant
+again. The note expires (TTL) with its code. A code lives under its own hash,
 expires by TTL within minutes, and is taken by a conditional delete that answers the item it deleted:
 exactly one request gets it.
 """
@@ -20,10 +24,15 @@ from app.oauth.ports import AuthorizationCode
 from app.players.ports import AppGrantRecord
 
 ITEM_PREFIX = "APP#"
+NOTE_PREFIX = "APPCODE#"  # not under ITEM_PREFIX: listing the grants never meets a note
 
 
 def grant_key(player_id: str, grant_id: str) -> dict[str, Any]:
     return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": ITEM_PREFIX + grant_id}}
+
+
+def note_key(player_id: str, grant_id: str) -> dict[str, Any]:
+    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": NOTE_PREFIX + grant_id}}
 
 
 def _strings(values: tuple[str, ...]) -> dict[str, Any]:
@@ -57,7 +66,17 @@ def grant_from_item(item: dict[str, Any]) -> AppGrantRecord:
 
 
 class DynamoAppGrantStore(TableAdapter):
-    def put_app_grant(self, grant: AppGrantRecord) -> bool:
+    def note_app_code(self, player_id: str, grant_id: str, code_hash: str, expires_at: int) -> None:
+        self.client.put_item(
+            TableName=self.table_name,
+            Item={
+                **note_key(player_id, grant_id),
+                "code_hash": {"S": code_hash},
+                "expires_at": {"N": str(expires_at)},
+            },
+        )
+
+    def put_app_grant(self, grant: AppGrantRecord, *, code_hash: str | None = None) -> bool:
         put: dict[str, Any] = {
             "Put": {
                 "TableName": self.table_name,
@@ -78,7 +97,16 @@ class DynamoAppGrantStore(TableAdapter):
                 "ConditionExpression": "attribute_exists(pk)",
             }
         }
-        return written_if_condition_held(self.client.transact_write_items, TransactItems=[put, profile])
+        items = [put, profile]
+        if code_hash is not None:  # only from the app's newest code, using its note up
+            note = {
+                "TableName": self.table_name,
+                "Key": note_key(grant.player_id, grant.grant_id),
+                "ConditionExpression": "code_hash = :code",
+                "ExpressionAttributeValues": {":code": {"S": code_hash}},
+            }
+            items.append({"Delete": note})
+        return written_if_condition_held(self.client.transact_write_items, TransactItems=items)
 
     def app_grant(self, player_id: str, grant_id: str) -> tuple[PlayerRecord | None, AppGrantRecord | None]:
         profile, item = with_profile(self, player_id, grant_key(player_id, grant_id))
@@ -104,9 +132,17 @@ class DynamoAppGrantStore(TableAdapter):
         )
 
     def delete_app_grant(self, player_id: str, grant_id: str) -> bool:
-        return self.conditional_delete(
-            grant_key(player_id, grant_id), ConditionExpression="attribute_exists(pk)"
-        )
+        grant: dict[str, Any] = {
+            "Delete": {
+                "TableName": self.table_name,
+                "Key": grant_key(player_id, grant_id),
+                "ConditionExpression": "attribute_exists(pk)",
+            }
+        }
+        note: dict[str, Any] = {
+            "Delete": {"TableName": self.table_name, "Key": note_key(player_id, grant_id)}
+        }
+        return written_if_condition_held(self.client.transact_write_items, TransactItems=[grant, note])
 
     def touch_app_grant(self, player_id: str, grant_id: str, *, used_at: str, older_than: str) -> None:
         self.conditional_update(
