@@ -2,7 +2,8 @@
 `$default`), one event per connection, message or close.
 
 - `$connect?ticket=…`: the ticket is taken (single use) and the connection recorded under its player;
-  401 refuses the handshake for a bad, used or expired ticket, 429 for a player over the connection cap.
+  401 refuses the handshake for a bad, used or expired ticket, or one whose account was erased or whose
+  credential was revoked since, 429 for a player over the connection cap.
 - `$default`: a frame (`watch`, `unwatch`, `ping`) answered on the same connection through the route's
   response (app.live.watching).
 - `$disconnect`: the connection and its watches are forgotten.
@@ -18,29 +19,47 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from app import bootstrap
-from app.core.errors import NotAuthenticated
+from app.core.errors import AppError, NotAuthenticated
 from app.core.telemetry import count, logger, metrics
 from app.live import connections, watching
 from app.live.connections import TooManyConnections
+
+# A player over the connection cap waits for one of theirs to close: a minute is a fair first wait.
+CAP_RETRY_AFTER_SECONDS = 60
 
 
 def _status(code: int, body: str = "") -> dict[str, Any]:
     return {"statusCode": code, "body": body}
 
 
+def _refused(status: int, refused: AppError, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """The handshake's refusal as the REST API words its own: problem+json with the stable code."""
+    title = {401: "Unauthorized", 429: "Too Many Requests"}.get(status, "Forbidden")
+    body = {
+        "type": "about:blank",
+        "title": title,
+        "status": status,
+        "detail": refused.detail,
+        "code": refused.code,
+    }
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/problem+json", **(headers or {})},
+        "body": json.dumps(body),
+    }
+
+
 def on_connect(event: dict[str, Any], connection_id: str) -> dict[str, Any]:
     services = bootstrap.services()
     ticket = (event.get("queryStringParameters") or {}).get("ticket")
     try:
-        player_id = connections.connect(
-            services.live, services.players, connection_id, ticket, now=services.now_epoch()
-        )
+        player_id = connections.connect(services, connection_id, ticket, now=services.now_epoch())
     except NotAuthenticated as refused:
         count("LiveRefused")
-        return _status(401, refused.code)
+        return _refused(401, refused)
     except TooManyConnections as refused:
         count("LiveRefused")
-        return _status(429, refused.code)
+        return _refused(429, refused, {"Retry-After": str(CAP_RETRY_AFTER_SECONDS)})
     logger.info("live connection opened", extra={"connection_id": connection_id, "player_id": player_id})
     count("LiveConnected")
     return _status(200)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from app.live.ports import Posted
+from app.live.ports import Posted, TicketHolder
 
 
 @dataclass
@@ -14,20 +14,21 @@ class _Connection:
     player_id: str
     expires_at: int
     watches: set[str] = field(default_factory=set)
+    credential: str = ""
 
 
 class MemoryLiveStore:
     """Implements app.live.ports.LiveStore."""
 
     def __init__(self) -> None:
-        self.tickets: dict[str, tuple[str, int]] = {}
+        self.tickets: dict[str, tuple[TicketHolder, int]] = {}
         self.connections: dict[str, _Connection] = {}
         self.watch_expiry: dict[tuple[str, str], int] = {}  # (game, connection) -> expires_at
 
-    def put_ticket(self, ticket_hash: str, player_id: str, *, expires_at: int) -> None:
-        self.tickets[ticket_hash] = (player_id, expires_at)
+    def put_ticket(self, ticket_hash: str, player_id: str, *, credential: str, expires_at: int) -> None:
+        self.tickets[ticket_hash] = (TicketHolder(player_id, credential), expires_at)
 
-    def take_ticket(self, ticket_hash: str, *, now: int) -> str | None:
+    def take_ticket(self, ticket_hash: str, *, now: int) -> TicketHolder | None:
         found = self.tickets.get(ticket_hash)
         if found is None or found[1] <= now:
             return None
@@ -35,12 +36,22 @@ class MemoryLiveStore:
         return found[0]
 
     def add_connection(
-        self, connection_id: str, player_id: str, *, now: int, expires_at: int, most: int
+        self,
+        connection_id: str,
+        player_id: str,
+        *,
+        now: int,
+        expires_at: int,
+        most: int,
+        credential: str = "",
     ) -> bool:
         if len(self.connections_of(player_id, now=now)) >= most:
             return False
-        self.connections[connection_id] = _Connection(player_id, expires_at)
+        self.connections[connection_id] = _Connection(player_id, expires_at, credential=credential)
         return True
+
+    def credentials_of(self, player_id: str, *, now: int) -> dict[str, str]:
+        return {c: self.connections[c].credential for c in self.connections_of(player_id, now=now)}
 
     def player_of(self, connection_id: str, *, now: int) -> str | None:
         found = self.connections.get(connection_id)
@@ -70,6 +81,11 @@ class MemoryLiveStore:
 
     def watchers(self, game_id: str, *, now: int) -> list[str]:
         return sorted(c for (g, c), expires in self.watch_expiry.items() if g == game_id and expires > now)
+
+    def watchers_with_players(self, game_id: str, *, now: int) -> dict[str, str]:
+        return {
+            c: self.connections[c].player_id for c in self.watchers(game_id, now=now) if c in self.connections
+        }
 
     def connections_of(self, player_id: str, *, now: int) -> list[str]:
         return sorted(

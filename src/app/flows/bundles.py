@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
-from app.live.ports import Live
+from app.live.ports import Connecting, Live
 from app.notify.ports import Notifications, Releasing
+from app.players.ports import AppGrants, PersonalTokens, Sessions
 from app.talk.ports import Talk, TalkExpiring, Talking
 from app.webhooks.ports import Enqueueing
 
@@ -52,3 +53,8 @@ class TalkPorts(Talking, FeedWriting, Enqueueing, Protocol):
 
     webhook_queue: WebhookQueue
     live_queue: LiveQueue
+
+
+class RevokePorts(Sessions, PersonalTokens, AppGrants, Connecting, Protocol):
+    """Revoking a credential (a session, a personal token, an app's grant), then forgetting the live
+    connections opened with it (each credential read beside the player's profile)."""

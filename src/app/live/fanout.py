@@ -4,12 +4,17 @@ Each post is one attempt with a short timeout (the socket adapter), one after th
 API Gateway says is gone (410) is forgotten, and a post that failed otherwise is counted, the others still
 sent, and the whole announcement reported failed so the queue retries it (a duplicate signal costs a
 client a 304, app.live.signals).
+
+Who hears a game is decided when it is sent: a watch of a private game reaches only its members of that
+moment (one read of the game's stamp), so a player who left it, or was removed, hears nothing more of it
+through a watch opened while they sat there (a leaver hears their own leave as `inbox.changed`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from app.core.records import Visibility
 from app.live.ports import Posted, Telling
 from app.live.signals import TALK, Announcement, encoded, game_changed, inbox_changed, messages_changed
 from dixit.lean_dataclass import dataclass
@@ -26,7 +31,7 @@ class Told:
 
 def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
     store = ports.live
-    watchers = store.watchers(change.game_id, now=now)
+    watchers = _readers(ports, change.game_id, now=now)
     if change.kind == TALK:
         talk_message = encoded(messages_changed(change.game_id, change.message_id))
         return _post(ports, [(connection, talk_message) for connection in watchers])
@@ -43,6 +48,18 @@ def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
             if connection not in told_already
         ]
     return _post(ports, posts)
+
+
+def _readers(ports: Telling, game_id: str, *, now: int) -> list[str]:
+    """The connections watching the game whose players may read it now: anyone's for a public game, its
+    members' for a private one."""
+    watching = ports.live.watchers_with_players(game_id, now=now)
+    if not watching:
+        return []
+    stamp = ports.games.game_stamp(game_id)
+    if stamp is None or stamp.visibility is not Visibility.PRIVATE:
+        return sorted(watching)
+    return sorted(c for c, player_id in watching.items() if player_id in stamp.member_ids)
 
 
 def _post(ports: Telling, posts: list[tuple[str, bytes]]) -> Told:

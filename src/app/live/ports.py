@@ -12,21 +12,45 @@ from enum import StrEnum
 from typing import Protocol
 
 from app.games.ports import Games
+from app.players.ports import AppGrantStore, PersonalTokenStore, SessionStore
+from dixit.lean_dataclass import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TicketHolder:
+    """Who took a ticket, and with which credential: a session's id (`s_…`), a personal token's (`t_…`)
+    or an app's grant's (`a_…`); the connection it opens stands on that credential."""
+
+    player_id: str
+    credential: str
 
 
 class LiveStore(Protocol):
     """Tickets (by hash), connections (by id and by player) and watches (by game), each with a TTL."""
 
-    def put_ticket(self, ticket_hash: str, player_id: str, *, expires_at: int) -> None: ...
+    def put_ticket(self, ticket_hash: str, player_id: str, *, credential: str, expires_at: int) -> None: ...
 
-    def take_ticket(self, ticket_hash: str, *, now: int) -> str | None:
-        """Delete the ticket if it is there and unexpired (one conditional delete: single use); its player."""
+    def take_ticket(self, ticket_hash: str, *, now: int) -> TicketHolder | None:
+        """Delete the ticket if it is there and unexpired (one conditional delete: single use); its holder."""
         ...
 
     def add_connection(
-        self, connection_id: str, player_id: str, *, now: int, expires_at: int, most: int
+        self,
+        connection_id: str,
+        player_id: str,
+        *,
+        now: int,
+        expires_at: int,
+        most: int,
+        credential: str = "",
     ) -> bool:
-        """Record the connection unless the player already holds `most` live ones; whether it was."""
+        """Record the connection, and the credential it was opened with, unless the player already
+        holds `most` live ones; whether it was. A connection without a credential stands on none: the
+        first revoke of any of the player's credentials forgets it."""
+        ...
+
+    def credentials_of(self, player_id: str, *, now: int) -> dict[str, str]:
+        """The player's connections, each with the credential it was opened with ("" if unknown)."""
         ...
 
     def player_of(self, connection_id: str, *, now: int) -> str | None: ...
@@ -45,6 +69,10 @@ class LiveStore(Protocol):
 
     def watchers(self, game_id: str, *, now: int) -> list[str]:
         """The connections watching the game."""
+        ...
+
+    def watchers_with_players(self, game_id: str, *, now: int) -> dict[str, str]:
+        """The connections watching the game, each with its player."""
         ...
 
     def connections_of(self, player_id: str, *, now: int) -> list[str]: ...
@@ -76,11 +104,20 @@ class Live(Protocol):
     live: LiveStore
 
 
+class Connecting(Live, Protocol):
+    """Opening a connection, and forgetting those of a revoked credential: the credentials a ticket may
+    have been taken with (each read beside the player's profile)."""
+
+    sessions: SessionStore
+    personal_tokens: PersonalTokenStore
+    app_grants: AppGrantStore
+
+
 class Watching(Live, Games, Protocol):
     """Watching a game: the connection's store, and the game's stamp (who may read it)."""
 
 
-class Telling(Live, Protocol):
-    """The sender: who watches, and the socket."""
+class Telling(Live, Games, Protocol):
+    """The sender: who watches, who may still read a private game (its stamp), and the socket."""
 
     live_socket: LiveSocket

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler import Response
 
+from app.flows import revoke_credentials
 from app.oauth.schemas import AppList, app_out
 from app.players import app_tokens
 from handlers.http import Adapters, Signed, done, json_response, no_content
@@ -30,5 +31,5 @@ def list_apps(signed: Signed, adapters: Adapters) -> Response[AppList]:
     **answers(no_content("Revoked"), 401, 403, 404),
 )
 def revoke_app(grant_id: str, signed: Signed, adapters: Adapters) -> Response[None]:
-    app_tokens.revoke(adapters, signed.player.player_id, signed.scopes, grant_id)
+    revoke_credentials.revoke_app(adapters, signed, grant_id)
     return done()

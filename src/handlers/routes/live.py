@@ -6,7 +6,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from app.live import tickets
 from app.live.schemas import LiveTicketOut
-from handlers.http import Adapters, Caller, json_response
+from handlers.http import Adapters, Signed, json_response
 from handlers.problems import answers
 from handlers.route_table import Endpoints
 
@@ -25,9 +25,12 @@ endpoint = Endpoints()
     ),
     **answers({200: {"description": "The ticket, shown once"}}, 401, 403),
 )
-def create_live_ticket(caller: Caller, adapters: Adapters) -> Response[LiveTicketOut]:
+def create_live_ticket(signed: Signed, adapters: Adapters) -> Response[LiveTicketOut]:
     url = adapters.settings.live_url
-    issued = tickets.issue_ticket(adapters.live, caller.player_id, now=adapters.now_epoch())
+    # The ticket remembers the credential that took it: $connect refuses it once that is revoked.
+    issued = tickets.issue_ticket(
+        adapters.live, signed.player.player_id, signed.session_id, now=adapters.now_epoch()
+    )
     body = LiveTicketOut(ticket=issued.ticket, url=url, expires_in=issued.expires_in)
     # A ticket must not linger in a shared cache or the browser's history of responses.
     return json_response(body, headers={"Cache-Control": "no-store"})

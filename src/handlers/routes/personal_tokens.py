@@ -9,6 +9,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.request import Request
 
+from app.flows import revoke_credentials
 from app.players import personal_tokens
 from app.players.token_schemas import (
     CreatePersonalToken,
@@ -60,5 +61,5 @@ def list_personal_tokens(signed: Signed, adapters: Adapters) -> Response[Persona
     **answers(no_content("Revoked"), 401, 404),
 )
 def revoke_personal_token(token_id: str, signed: Signed, adapters: Adapters) -> Response[None]:
-    personal_tokens.revoke(adapters, signed, token_id)
+    revoke_credentials.revoke_personal_token(adapters, signed, token_id)
     return done()

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.request import Request
 
 from app.core import rates
 from app.core.records import PlayerRecord
+from app.flows import revoke_credentials
 from app.games import play as games
 from app.games.presented import inbox_game
 from app.games.schemas import Inbox
@@ -78,7 +79,7 @@ def rotate_token(
     **answers(no_content("Revoked"), 401, 409),
 )
 def revoke_token(signed: Signed, adapters: Adapters) -> Response[None]:
-    players.revoke_token(adapters, signed)
+    revoke_credentials.revoke_token(adapters, signed)
     return done()
 
 
@@ -99,7 +100,7 @@ def list_sessions(signed: Signed, adapters: Adapters) -> Response[SessionList]:
     **answers(no_content("Signed out"), 401, 404, 409),
 )
 def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response[None]:
-    players.end_session(adapters, signed, session_id)
+    revoke_credentials.end_session(adapters, signed, session_id)
     return done()
 
 
@@ -109,7 +110,7 @@ def end_session(session_id: str, signed: Signed, adapters: Adapters) -> Response
     **answers(no_content("Every other session signed out"), 401),
 )
 def end_other_sessions(signed: Signed, adapters: Adapters) -> Response[None]:
-    players.end_other_sessions(adapters, signed)
+    revoke_credentials.end_other_sessions(adapters, signed)
     return done()
 
 

@@ -12,13 +12,14 @@ from urllib.parse import unquote
 
 import pytest
 
+from app.live.connections import MOST_CONNECTIONS_PER_PLAYER
 from handlers import live, live_delivery
 from local_stack.live import connect_event, disconnect_event, message_event
 from local_stack.queues import sqs_event
 from tests.support.aws import forget_clients_and_settings
 
 from ..client import Client, FakeContext
-from ..helpers import assert_problem, create_game
+from ..helpers import assert_problem, create_game, lobby
 
 LIVE_URL = "wss://live0.execute-api.us-east-1.amazonaws.com/dev"
 ENDPOINT = "https://live0.execute-api.us-east-1.amazonaws.com/dev"
@@ -96,10 +97,11 @@ def _posted() -> dict[str, bytes]:
     }
 
 
-def _deliver(game_id: str, version: int, members: list[str]) -> dict[str, Any]:
+def _deliver(game_id: str, version: int, members: list[str], **extra: str) -> dict[str, Any]:
     """LiveDeliveryFunction's answer to the live queue's message of the game's change, as SQS sends it."""
     body = json.dumps(
         {"id": f"{game_id}:{version}:live", "game_id": game_id, "version": version, "members": members}
+        | extra
     )
     message = {
         "MessageId": f"m{version}",
@@ -155,11 +157,71 @@ def test_a_ticket_taken_before_the_delete_opens_nothing_after_it(
     ticket = ticket_of(bob)
     assert bob.delete("/players/me").status == 204
     refused = live.lambda_handler(connect_event("c_late=", f"ticket={ticket}", [], "dev"), FakeContext())
-    assert (refused["statusCode"], refused["body"]) == (401, "player_unknown")
+    assert (refused["statusCode"], json.loads(refused["body"])["code"]) == (401, "player_unknown")
     # Nothing was left recorded under the connection: its frames name no player.
     assert frame("c_late=", {"action": "watch", "game_id": create_game(players[0])})["code"] == (
         "connection_unknown"
     )
+
+
+def _personal(owner: Client) -> Client:
+    reply = owner.post("/players/me/personal-tokens", {"name": "live bot", "scopes": ["games:read"]})
+    assert reply.status == 201, reply.raw
+    return Client("bot", token=reply.body["token"], player_id=owner.player_id)
+
+
+def test_a_ticket_whose_session_or_personal_token_was_revoked_since_opens_nothing(
+    live_env: None, players: list[Client]
+) -> None:
+    ada, bob = players[0], players[1]
+    game_id = create_game(ada)
+    bot = _personal(ada)
+    by_bot, by_bob = ticket_of(bot), ticket_of(bob)
+    assert ada.delete(f"/players/me/personal-tokens/{bot.token.split('.')[1]}").status == 204
+    assert bob.delete("/players/me/tokens/current").status == 204
+    for connection, ticket in (("c_bot=", by_bot), ("c_bob=", by_bob)):
+        refused = live.lambda_handler(connect_event(connection, f"ticket={ticket}", [], "dev"), FakeContext())
+        assert (refused["statusCode"], json.loads(refused["body"])["code"]) == (401, "credential_revoked")
+        # Nothing was left recorded under the connection: its frames name no player.
+        assert frame(connection, {"action": "watch", "game_id": game_id})["code"] == "connection_unknown"
+
+
+def test_revoking_a_credential_forgets_the_sockets_it_opened(live_env: None, players: list[Client]) -> None:
+    ada, bob = players[0], players[1]
+    game_id = lobby([ada, bob], visibility="private")
+    bot = _personal(bob)
+    by_bob, by_bot, by_ada = opened(bob), opened(bot), opened(ada)
+    for connection in (by_bob, by_bot, by_ada):
+        assert frame(connection, {"action": "watch", "game_id": game_id})["type"] == "watching"
+
+    assert bob.delete(f"/players/me/personal-tokens/{bot.token.split('.')[1]}").status == 204
+    assert bob.delete("/players/me/tokens/current").status == 204
+
+    assert _deliver(game_id, 9, [ada.player_id, bob.player_id]) == {"batchItemFailures": []}
+    posted = _posted()
+    assert by_ada in posted
+    assert by_bob not in posted
+    assert by_bot not in posted
+    for connection in (by_bob, by_bot):
+        assert frame(connection, {"action": "watch", "game_id": game_id})["code"] == "connection_unknown"
+
+
+def test_a_player_who_left_a_private_game_hears_nothing_more_of_it(
+    live_env: None, players: list[Client]
+) -> None:
+    ada, xavier = players[0], players[1]
+    game_id = lobby([ada, xavier], visibility="private")
+    hosts, leavers = opened(ada), opened(xavier)
+    for connection in (hosts, leavers):
+        assert frame(connection, {"action": "watch", "game_id": game_id})["type"] == "watching"
+    assert xavier.post(f"/games/{game_id}/leave").status == 200
+    assert frame(opened(xavier), {"action": "watch", "game_id": game_id})["code"] == "not_a_member"
+
+    assert _deliver(game_id, 7, [ada.player_id]) == {"batchItemFailures": []}
+    assert _deliver(game_id, 0, [], kind="talk", message_id="m_1") == {"batchItemFailures": []}
+    posted = _posted()
+    assert hosts in posted
+    assert leavers not in posted
 
 
 SAMPLES = Path(__file__).resolve().parents[3] / "events"
@@ -179,3 +241,18 @@ def test_the_sample_events_are_accepted_as_they_are(live_env: None) -> None:
     assert live.lambda_handler(sample("live/disconnect.json"), FakeContext())["statusCode"] == 200
     told = live_delivery.lambda_handler(sample("live_delivery/change.json"), FakeContext())
     assert told == {"batchItemFailures": []}
+
+
+def test_a_refused_handshake_is_a_problem_and_the_cap_says_when_to_retry(
+    live_env: None, players: list[Client]
+) -> None:
+    ada = players[0]
+    for _ in range(MOST_CONNECTIONS_PER_PLAYER):
+        opened(ada)
+    over = live.lambda_handler(connect_event("c_over=", f"ticket={ticket_of(ada)}", [], "dev"), FakeContext())
+    assert over["statusCode"] == 429
+    assert over["headers"] == {"Content-Type": "application/problem+json", "Retry-After": "60"}
+    assert json.loads(over["body"])["code"] == "too_many_connections"
+    bad = live.lambda_handler(connect_event("c_bad=", "ticket=nope", [], "dev"), FakeContext())
+    assert bad["headers"]["Content-Type"] == "application/problem+json"
+    assert (json.loads(bad["body"])["status"], bad["statusCode"]) == (401, 401)

@@ -14,7 +14,7 @@ from botocore.stub import Stubber
 from app.aws.dynamodb.live import DynamoLiveStore
 from app.aws.live_socket import ApiGatewayLiveSocket
 from app.aws.sqs import SqsLiveQueue
-from app.live.ports import Posted
+from app.live.ports import Posted, TicketHolder
 from tests.fakes.live import MemoryLiveStore
 from tests.support.aws import TABLE, empty_table, forget_clients_and_settings, set_environment
 
@@ -36,10 +36,10 @@ def store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
 
 
 def test_a_ticket_is_taken_once_and_never_after_it_expired(store: Any) -> None:
-    store.put_ticket("h1", "p_ada", expires_at=T0 + 30)
-    assert store.take_ticket("h1", now=T0) == "p_ada"
+    store.put_ticket("h1", "p_ada", credential="s_1", expires_at=T0 + 30)
+    assert store.take_ticket("h1", now=T0) == TicketHolder("p_ada", "s_1")
     assert store.take_ticket("h1", now=T0) is None  # replayed
-    store.put_ticket("h2", "p_ada", expires_at=T0 + 30)
+    store.put_ticket("h2", "p_ada", credential="s_1", expires_at=T0 + 30)
     assert store.take_ticket("h2", now=T0 + 30) is None  # expired (DynamoDB's TTL may not have run yet)
     assert store.take_ticket("unknown", now=T0) is None
 
@@ -78,12 +78,32 @@ def test_watches_are_capped_per_connection_and_forgotten_with_it(store: Any) -> 
     assert store.player_of("c1", now=T0) is None
 
 
+def test_a_connection_remembers_the_credential_that_opened_it(store: Any) -> None:
+    store.add_connection("c1", "p_ada", credential="s_1", now=T0, expires_at=LATER, most=5)
+    store.add_connection("c2", "p_ada", credential="t_0000000000000001", now=T0, expires_at=LATER, most=5)
+    store.add_connection("c3", "p_bob", credential="s_2", now=T0, expires_at=LATER, most=5)
+    assert store.credentials_of("p_ada", now=T0) == {"c1": "s_1", "c2": "t_0000000000000001"}
+    assert store.credentials_of("p_ada", now=LATER) == {}  # expired
+    store.forget("c1")
+    assert store.credentials_of("p_ada", now=T0) == {"c2": "t_0000000000000001"}
+
+
+def test_a_games_watchers_are_read_with_their_players(store: Any) -> None:
+    store.add_connection("c1", "p_ada", credential="s_1", now=T0, expires_at=LATER, most=5)
+    store.add_connection("c2", "p_bob", credential="s_2", now=T0, expires_at=LATER, most=5)
+    store.add_watch("c1", "p_ada", G1, expires_at=LATER, most=5)
+    store.add_watch("c2", "p_bob", G1, expires_at=LATER, most=5)
+    assert store.watchers_with_players(G1, now=T0) == {"c1": "p_ada", "c2": "p_bob"}
+    assert store.watchers_with_players(G1, now=LATER) == {}
+    assert store.watchers_with_players(G2, now=T0) == {}
+
+
 @pytest.mark.usefixtures("_moto")
 def test_the_store_keeps_out_of_every_other_partition(monkeypatch: pytest.MonkeyPatch) -> None:
     set_environment(monkeypatch)
     store = DynamoLiveStore(TABLE)
-    store.put_ticket("h1", "p_ada", expires_at=T0 + 30)
-    store.add_connection("c1", "p_ada", now=T0, expires_at=LATER, most=5)
+    store.put_ticket("h1", "p_ada", credential="s_1", expires_at=T0 + 30)
+    store.add_connection("c1", "p_ada", credential="s_1", now=T0, expires_at=LATER, most=5)
     store.add_watch("c1", "p_ada", G1, expires_at=LATER, most=5)
     items = boto3.client("dynamodb").scan(TableName=TABLE)["Items"]
     assert items

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from app.core.records import GameStamp, Visibility
 from app.flows.game_change import GameChange, LiveNotQueued, announce_live
 from app.live.fanout import tell
 from app.live.ports import Posted
@@ -21,9 +22,18 @@ GAME = "g_00000000000000a1"
 
 
 @dataclass
+class Stamps:
+    stamps: dict[str, GameStamp] = field(default_factory=dict)
+
+    def game_stamp(self, game_id: str) -> GameStamp | None:
+        return self.stamps.get(game_id)
+
+
+@dataclass
 class Ports:
     live: MemoryLiveStore = field(default_factory=MemoryLiveStore)
     live_socket: RecordingLiveSocket = field(default_factory=RecordingLiveSocket)
+    games: Stamps = field(default_factory=Stamps)
 
 
 def connected(ports: Ports, connection: str, player: str, *watching: str) -> None:
@@ -149,3 +159,26 @@ def test_a_hidden_message_is_a_second_signal_not_a_duplicate_of_its_posting() ->
     assert Announcement.from_json(json.dumps({"game_id": GAME, "version": 3, "members": []})).kind == "game"
     with pytest.raises(ValueError, match="no announcement kind"):
         Announcement.from_json(json.dumps({"game_id": GAME, "version": 3, "members": [], "kind": "x"}))
+
+
+def test_a_watcher_who_left_a_private_game_hears_nothing_more_of_it() -> None:
+    ports = Ports()
+    ports.games.stamps[GAME] = GameStamp(10, Visibility.PRIVATE, frozenset({"p_ada"}))
+    connected(ports, "c_ada", "p_ada", GAME)
+    connected(ports, "c_left", "p_bob", GAME)  # watched while a member, then left
+    tell(ports, Announcement(GAME, 10, ("p_ada",)), now=T0)
+    tell(ports, talk_announcement(GAME, "m_1"), now=T0)
+    assert [c for c, _ in ports.live_socket.posts] == ["c_ada", "c_ada"]
+    # The same watcher of a public game (anyone may read it) is still told.
+    ports.games.stamps[GAME] = GameStamp(11, Visibility.PUBLIC, frozenset({"p_ada"}))
+    ports.live_socket.posts.clear()
+    tell(ports, Announcement(GAME, 11, ("p_ada",)), now=T0)
+    assert sorted(c for c, _ in ports.live_socket.posts) == ["c_ada", "c_left"]
+
+
+def test_a_leaver_watching_the_private_game_hears_its_leave_as_its_inbox() -> None:
+    ports = Ports()
+    ports.games.stamps[GAME] = GameStamp(5, Visibility.PRIVATE, frozenset({"p_ada"}))
+    connected(ports, "c_bob", "p_bob", GAME)
+    tell(ports, Announcement(GAME, 5, ("p_ada", "p_bob")), now=T0)  # Bob's leave: a member before it
+    assert told(ports) == [("c_bob", {"type": "inbox.changed", "game_id": GAME, "version": 5})]

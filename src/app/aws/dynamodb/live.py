@@ -1,10 +1,11 @@
 """The live channel's items in the game table, each in a partition of its own (`LIVE#…`) so that no other
 feature's query of a game's or a player's partition ever meets them, and each expiring (`expires_at`):
 
-- `LIVE#TICKET#<sha256 of the ticket>` / `TICKET`: `player_id`, for TICKET_SECONDS;
-- `LIVE#CONN#<connection id>` / `CONN`: `player_id`, `watches` (a string set of game ids);
-- `LIVE#PLAYER#<player id>` / `<connection id>`: the player's connections (the inbox's fan-out, the cap);
-- `LIVE#GAME#<game id>` / `<connection id>`: who watches the game.
+- `LIVE#TICKET#<sha256 of the ticket>` / `TICKET`: `player_id`, `credential`, for TICKET_SECONDS;
+- `LIVE#CONN#<connection id>` / `CONN`: `player_id`, `credential`, `watches` (a string set of game ids);
+- `LIVE#PLAYER#<player id>` / `<connection id>`: the player's connections (the inbox's fan-out, the cap),
+  with the `credential` each was opened with (forgotten when it is revoked);
+- `LIVE#GAME#<game id>` / `<connection id>`: who watches the game (`player_id`).
 
 None has `sk = STATE`: the stream consumer's filter never passes them on. DynamoDB deletes expired items
 within days, not seconds, so every read also skips an item whose `expires_at` has passed.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.aws.dynamodb.table import TableAdapter, written_if_condition_held
+from app.live.ports import TicketHolder
 
 
 def _ticket(ticket_hash: str) -> dict[str, Any]:
@@ -38,17 +40,18 @@ def _live(item: dict[str, Any], now: int) -> bool:
 
 
 class DynamoLiveStore(TableAdapter):
-    def put_ticket(self, ticket_hash: str, player_id: str, *, expires_at: int) -> None:
+    def put_ticket(self, ticket_hash: str, player_id: str, *, credential: str, expires_at: int) -> None:
         self.client.put_item(
             TableName=self.table_name,
             Item={
                 **_ticket(ticket_hash),
                 "player_id": {"S": player_id},
+                "credential": {"S": credential},
                 "expires_at": {"N": str(expires_at)},
             },
         )
 
-    def take_ticket(self, ticket_hash: str, *, now: int) -> str | None:
+    def take_ticket(self, ticket_hash: str, *, now: int) -> TicketHolder | None:
         taken: dict[str, Any] = {}
 
         def delete(**request: Any) -> None:
@@ -63,16 +66,23 @@ class DynamoLiveStore(TableAdapter):
             ReturnValues="ALL_OLD",
         ):
             return None
-        return str(taken["player_id"]["S"])
+        return TicketHolder(str(taken["player_id"]["S"]), str(taken.get("credential", {}).get("S", "")))
 
     def add_connection(
-        self, connection_id: str, player_id: str, *, now: int, expires_at: int, most: int
+        self,
+        connection_id: str,
+        player_id: str,
+        *,
+        now: int,
+        expires_at: int,
+        most: int,
+        credential: str = "",
     ) -> bool:
         # A count, then the writes: two connects racing may both pass at the cap; the cap is against
         # flooding, and one over it is not a flood.
         if len(self.connections_of(player_id, now=now)) >= most:
             return False
-        expires = {"N": str(expires_at)}
+        expires, held = {"N": str(expires_at)}, {"S": credential}
         self.batch_write(
             [
                 {
@@ -80,11 +90,20 @@ class DynamoLiveStore(TableAdapter):
                         "Item": {
                             **_connection(connection_id),
                             "player_id": {"S": player_id},
+                            "credential": held,
                             "expires_at": expires,
                         }
                     }
                 },
-                {"PutRequest": {"Item": {**_under_player(player_id, connection_id), "expires_at": expires}}},
+                {
+                    "PutRequest": {
+                        "Item": {
+                            **_under_player(player_id, connection_id),
+                            "credential": held,
+                            "expires_at": expires,
+                        }
+                    }
+                },
             ]
         )
         return True
@@ -147,16 +166,28 @@ class DynamoLiveStore(TableAdapter):
         self.batch_write([{"DeleteRequest": {"Key": key}} for key in keys])
         self.client.delete_item(TableName=self.table_name, Key=_connection(connection_id))
 
-    def _connections_under(self, pk: str, now: int) -> list[str]:
+    def _items_under(self, pk: str, now: int, attribute: str) -> dict[str, str]:
+        """Each live item of the partition: its sort key (a connection id), and `attribute` ("" without)."""
         items = self.query_all(
             KeyConditionExpression="pk = :pk",
             ExpressionAttributeValues={":pk": {"S": pk}},
-            ProjectionExpression="sk, expires_at",
+            ProjectionExpression="sk, expires_at, #attribute",
+            ExpressionAttributeNames={"#attribute": attribute},
         )
-        return [str(item["sk"]["S"]) for item in items if _live(item, now)]
+        return {
+            str(item["sk"]["S"]): str(item.get(attribute, {}).get("S", ""))
+            for item in items
+            if _live(item, now)
+        }
 
     def watchers(self, game_id: str, *, now: int) -> list[str]:
-        return self._connections_under(f"LIVE#GAME#{game_id}", now)
+        return list(self._items_under(f"LIVE#GAME#{game_id}", now, "player_id"))
+
+    def watchers_with_players(self, game_id: str, *, now: int) -> dict[str, str]:
+        return self._items_under(f"LIVE#GAME#{game_id}", now, "player_id")
 
     def connections_of(self, player_id: str, *, now: int) -> list[str]:
-        return self._connections_under(f"LIVE#PLAYER#{player_id}", now)
+        return list(self._items_under(f"LIVE#PLAYER#{player_id}", now, "credential"))
+
+    def credentials_of(self, player_id: str, *, now: int) -> dict[str, str]:
+        return self._items_under(f"LIVE#PLAYER#{player_id}", now, "credential")
