@@ -6,6 +6,7 @@ $disconnect), a refused handshake, a frame's answer sent back, and the managemen
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -101,3 +102,69 @@ def test_a_handshake_the_function_refuses_is_refused_with_its_status(
         connect(f"{server.url}/?ticket=bad", open_timeout=5)
     assert refused.value.response.status_code == 401
     assert recorder.routes() == ["$connect"]  # never connected, so never disconnected
+
+
+def handshake(
+    server: LiveServer, host: str | None, query: str = "ticket=good"
+) -> tuple[int, dict[str, str], bytes]:
+    """A raw WebSocket opening with this ``Host`` (None: none); the answer's status, headers and body."""
+    lines = [f"GET /?{query} HTTP/1.1", *([f"Host: {host}"] if host is not None else [])]
+    lines += [
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+    ]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        received = b""
+        while b"\r\n\r\n" not in received and (chunk := connection.recv(65536)):
+            received += chunk
+        head, _, body = received.partition(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        headers = {name.lower(): value.strip() for name, _, value in (h.partition(":") for h in header_lines)}
+        while len(body) < int(headers.get("content-length", "0")) and (chunk := connection.recv(65536)):
+            body += chunk
+    return int(status_line.split()[1]), headers, body
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1.evil.example", "", None])
+def test_a_handshake_under_a_foreign_host_is_refused_before_the_function_sees_it(
+    served: tuple[LiveServer, Recorder], host: str | None
+) -> None:
+    server, recorder = served
+    status, headers, body = handshake(server, None if host is None else host.format(port=server.port))
+    assert status == 403
+    assert headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["code"] == "host_refused"
+    assert recorder.routes() == []
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "[::1]:{port}", "localhost"])
+def test_a_handshake_under_a_loopback_host_is_served(served: tuple[LiveServer, Recorder], host: str) -> None:
+    server, recorder = served
+    assert handshake(server, host.format(port=server.port))[0] == 101
+    assert recorder.routes()[0] == "$connect"
+
+
+def test_a_refusal_keeps_the_headers_and_json_body_the_function_gave() -> None:
+    template = load_template()
+    spec = functions(template)["LiveFunction"]
+
+    def answer(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        if event["requestContext"]["routeKey"] != "$connect":
+            return {"statusCode": 200}
+        body = '{"code": "busy", "status": 503}'
+        return {
+            "statusCode": 503,
+            "headers": {"Retry-After": "7", "Content-Type": "application/json"},
+            "body": body,
+        }
+
+    server = LiveServer(spec, lambda: answer, host="127.0.0.1", port=0).start()
+    try:
+        status, headers, body = handshake(server, f"127.0.0.1:{server.port}")
+    finally:
+        server.stop()
+    assert (status, headers["retry-after"], headers["content-type"]) == (503, "7", "application/json")
+    assert json.loads(body) == {"code": "busy", "status": 503}

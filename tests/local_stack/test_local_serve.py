@@ -368,11 +368,17 @@ def test_the_gateway_serves_official_card_art_and_nothing_else_from_the_bucket(s
     assert served.state()["environment"]["CARD_IMAGE_BASE_URL"] == f"{served.api_url}/_local/card-art"
 
 
-def test_the_twin_refuses_a_web_page_and_local_webhooks_its_and_the_gateways_ports(served: Served) -> None:
+def test_the_stack_refuses_web_pages_foreign_hosts_and_local_webhooks_to_its_ports(served: Served) -> None:
     twin = served.state()["aws_endpoint_url"]
     request = urllib.request.Request(f"{twin}/moto-api/reset", method="POST", headers={"Origin": "null"})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code == 403
-    ports = served.state()["environment"]["WEBHOOK_REFUSED_LOOPBACK_PORTS"].split(",")
-    assert sorted(ports) == sorted([twin.rsplit(":", 1)[1], served.api_url.rsplit(":", 1)[1]])
+    rebound = urllib.request.Request(f"{served.api_url}/_local/mail", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=10)
+    assert (refused.value.code, json.loads(refused.value.read())["code"]) == (403, "host_refused")
+    environment = served.state()["environment"]
+    ports = environment["WEBHOOK_REFUSED_LOOPBACK_PORTS"].split(",")
+    own = [twin, served.api_url, environment["LIVE_URL"]]  # every port the stack listens on
+    assert sorted(ports) == sorted(url.rsplit(":", 1)[1] for url in own)

@@ -142,3 +142,17 @@ def test_a_function_may_name_the_stacks_resources_by_getatt_too() -> None:
 
 
 QUEUE_VARIABLES = ("PUSH_QUEUE_URL", "PUSH_QUEUE_ARN", "PUSH_DLQ_NAME", "TOPIC_NAME", "TABLE_ARN")
+
+
+def test_local_webhooks_may_call_none_of_the_ports_the_stack_listens_on() -> None:
+    environment = stack_environment(
+        TEMPLATE,
+        SPECS,
+        resources=default_resources(),
+        parameters={},
+        aws_endpoint_url=TWIN,
+        api_url=API,
+        live_url="ws://127.0.0.1:3001",
+        live_endpoint_url=f"{API}/_local/live",
+    ).apply({})
+    assert sorted(environment["WEBHOOK_REFUSED_LOOPBACK_PORTS"].split(",")) == ["3000", "3001", "45678"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.utils
 import json
 import re
 import secrets
@@ -26,10 +27,12 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from local_stack.events import ACCOUNT_ID
+from local_stack.hosts import HOST_REFUSED, host_allowed, served_names
 from local_stack.responses import HttpResponse, problem
 from local_stack.runtime import INVOKE_LOCK, HandlerResolver, LambdaContext
 from local_stack.template import FunctionSpec
@@ -119,6 +122,34 @@ def disconnect_event(connection_id: str, stage: str, code: int | None, reason: s
     return {"headers": {}, "multiValueHeaders": {}, "requestContext": context, "isBase64Encoded": False}
 
 
+def connect_refusal(status: int, answer: Mapping[str, Any]) -> HttpResponse:
+    """The handshake's answer when ``$connect`` answered ``status`` (not 2xx): the function's status,
+    headers and body as it gave them (handlers.live words its refusals as problem+json, with
+    Retry-After on the cap's 429); a body with no type of its own goes as text."""
+    headers = [(str(name), str(value)) for name, value in (answer.get("headers") or {}).items()]
+    if not any(name.lower() == "content-type" for name, _ in headers):
+        headers.append(("Content-Type", "text/plain; charset=utf-8"))
+    body = str(answer.get("body") or _phrase(status))
+    return HttpResponse(status, headers, body.encode())
+
+
+def _http_response(answer: HttpResponse) -> Response:
+    """``answer`` as the HTTP response that refuses a WebSocket handshake (the connection then closes)."""
+    headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close")])
+    for name, value in answer.headers:
+        if name.lower() not in ("date", "connection", "content-length", "transfer-encoding"):
+            headers[name] = value
+    headers["Content-Length"] = str(len(answer.body))
+    return Response(answer.status, _phrase(answer.status), headers, answer.body)
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:  # a status HTTP does not name (a function may answer any)
+        return ""
+
+
 def _new_connection_id() -> str:
     # Shaped like API Gateway's (base64, 16 characters): clients and the store must treat it as opaque.
     return secrets.token_urlsafe(11)[:15] + "="
@@ -141,6 +172,8 @@ class LiveServer:
         self.function = function
         self.handler = handler
         self.host = host
+        #: The `Host` names a handshake may carry (any port): loopback's and ``host``'s.
+        self.names = served_names(host)
         self.port = port
         self.stage = stage
         self.region = region
@@ -168,6 +201,10 @@ class LiveServer:
         return result if isinstance(result, dict) else {"statusCode": 200}
 
     async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        hosts = request.headers.get_all("Host")
+        if len(hosts) != 1 or not host_allowed(hosts[0], self.names):
+            # A web page under its own name reaching 127.0.0.1 (DNS rebinding) opens no socket.
+            return _http_response(problem(403, "Forbidden", "host_refused", HOST_REFUSED))
         connection_id = _new_connection_id()
         query = urlsplit(request.path).query
         event = connect_event(connection_id, query, list(request.headers.raw_items()), self.stage)
@@ -175,9 +212,7 @@ class LiveServer:
         status = int(answer.get("statusCode") or 200)
         if not 200 <= status < 300:
             self.report(f"$connect refused: {status} {answer.get('body') or ''}".rstrip())
-            return connection.respond(
-                HTTPStatus(status), f"{answer.get('body') or HTTPStatus(status).phrase}\n"
-            )
+            return _http_response(connect_refusal(status, answer))
         self._ids[id(connection)] = connection_id
         return None
 

@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from local_stack.gateway import Gateway
+from local_stack.hosts import HOST_REFUSED, host_allowed, served_names
 from local_stack.responses import HttpResponse, problem
 
 LOG = logging.getLogger("local_stack.http")
@@ -48,11 +49,19 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return problem(400, "Bad Request", "short_body", "the body is shorter than its Content-Length")
         return body
 
+    def _host_is_ours(self) -> bool:
+        hosts = self.headers.get_all("Host") or []
+        return len(hosts) == 1 and host_allowed(hosts[0], self.server.names)
+
     def _dispatch(self) -> None:
         started = time.perf_counter()
         self.close_connection = True
         body = self._read_body()
-        if isinstance(body, HttpResponse):
+        if not self._host_is_ours():
+            # A web page under its own name reaching 127.0.0.1 (DNS rebinding) reads nothing here: not
+            # the mailbox's sign-in codes, not the clock, not the API.
+            response = problem(403, "Forbidden", "host_refused", HOST_REFUSED)
+        elif isinstance(body, HttpResponse):
             response = body
         else:
             try:
@@ -99,6 +108,8 @@ class GatewayServer(ThreadingHTTPServer):
         self.gateway = gateway
         super().__init__((host, port), _RequestHandler)
         self.host = host
+        #: The `Host` names answered (any port): loopback's and ``host``'s (``local_stack.hosts``).
+        self.names = served_names(host)
         self.port = int(self.server_address[1])
         self._thread: threading.Thread | None = None
 

@@ -142,9 +142,10 @@ def stack_environment(
     forced = set(resource_variables(specs, {**resources, **platforms}))
     # Only the local stack may deliver to http://127.0.0.1 (its webhook receivers, its push service)...
     values["WEBHOOK_ALLOW_LOOPBACK_HTTP"] = "true"
-    # ...but never to the twin or the gateway themselves (a webhook to /moto-api/reset wiped the twin):
-    # those hold every secret in the clear.
-    ports = [port for port in (_port(aws_endpoint_url), _port(api_url)) if port is not None]
+    # ...but never to a port the stack itself listens on, the twin's, the gateway's or the live channel's
+    # (a webhook to /moto-api/reset wiped the twin): those hold every secret in the clear.
+    own = (aws_endpoint_url, api_url, live_url)
+    ports = list(dict.fromkeys(port for port in map(_port, own) if port is not None))
     if ports:
         values["WEBHOOK_REFUSED_LOOPBACK_PORTS"] = ",".join(str(port) for port in ports)
         forced.add("WEBHOOK_REFUSED_LOOPBACK_PORTS")

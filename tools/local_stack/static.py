@@ -43,6 +43,14 @@ class StaticSite:
         self.root = root.resolve()
 
     def file_for(self, raw_path: str) -> Path | None:
+        try:
+            return self._file_for(raw_path)
+        except (OSError, ValueError):
+            # A name or path longer than the file system takes (ENAMETOOLONG), or one it cannot
+            # represent: no such file, as for any other (404), never the gateway's 500.
+            return None
+
+    def _file_for(self, raw_path: str) -> Path | None:
         path = unquote(raw_path)
         if "\x00" in path or "\\" in path:
             return None

@@ -34,6 +34,7 @@ from moto.moto_server.werkzeug_app import (
 )
 from werkzeug.serving import make_server
 
+from local_stack.hosts import host_allowed
 from local_stack.mail import Mailbox, SesMailbox
 from local_stack.post_policy import PresignedPostPolicy
 
@@ -74,10 +75,7 @@ class TwinGuard:
     def refusal(self, environ: dict[str, Any]) -> str | None:
         if environ.get("HTTP_ORIGIN") is not None:
             return "the AWS twin does not answer web pages (a request with an Origin header)"
-        host, _, port = str(environ.get("HTTP_HOST", "")).rpartition(":")
-        if not host:
-            host, port = port, ""
-        if host.lower() not in self.hosts or (self.port and port and port != str(self.port)):
+        if not host_allowed(environ.get("HTTP_HOST"), self.hosts, self.port):
             return "the AWS twin answers only to 127.0.0.1 and localhost"
         return None
 
