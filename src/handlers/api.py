@@ -203,7 +203,24 @@ def _answer(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         _name_json(event, bool((event["body"] or "").strip()))
     routers.for_route(route)
     app.append_context(services=services, player=player, signed=signed)
-    return app.resolve(event, context)
+    answered = app.resolve(event, context)
+    return answered if route is None or route.public else _kept_private(answered)
+
+
+def _kept_private(answer: dict[str, Any]) -> dict[str, Any]:
+    """A signed-in caller's answer is theirs alone: no cache keeps it unless its route said how long
+    (a polled list's `private, max-age`). Secrets shown once (a webhook's rotated secret) and the
+    player's own email must not outlive the answer in a shared or a browser's disk cache."""
+    for field in ("multiValueHeaders", "headers"):
+        given = answer.get(field)
+        if isinstance(given, dict) and any(name.lower() == "cache-control" for name in given):
+            return answer
+    headers = answer.get("multiValueHeaders")
+    if isinstance(headers, dict):
+        headers["Cache-Control"] = ["no-store"]
+    else:
+        answer["multiValueHeaders"] = {"Cache-Control": ["no-store"]}
+    return answer
 
 
 # A response may carry a token (registration, rotation): it never goes to the trace. With tracing off (the

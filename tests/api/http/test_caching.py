@@ -217,3 +217,19 @@ def test_the_poll_interval_is_configurable(players: list[Client], monkeypatch: p
     monkeypatch.setenv("POLL_SECONDS", "300")
     get_settings.cache_clear()
     assert players[0].get("/players/me/games").headers["Cache-Control"] == "private, max-age=300"
+
+
+# Cache-Control on a signed-in caller's answers
+
+
+def test_a_signed_in_answer_with_no_freshness_of_its_own_is_not_stored(players: list[Client]) -> None:
+    # The player's own email (a rotated webhook secret: tests/api/webhooks): nothing keeps it once answered.
+    for reply in (players[0].get("/players/me"), players[0].get("/players/me/webhooks")):
+        assert reply.status == 200, reply.raw
+        assert reply.headers["Cache-Control"] == "no-store", reply.headers
+
+
+def test_a_polled_answer_keeps_the_freshness_its_route_gives(players: list[Client]) -> None:
+    reply = players[0].get("/players/me/games")
+    assert reply.status == 200, reply.raw
+    assert reply.headers["Cache-Control"].startswith("private, max-age="), reply.headers

@@ -113,6 +113,7 @@ def test_rotating_the_secret_returns_a_new_one_and_the_old_one_stops_being_used(
     rotated = players[0].post(f"/players/me/webhooks/{created['webhook_id']}/rotate-secret")
     assert rotated.status == 200, rotated.raw
     assert rotated.body["secret"] != created["secret"]
+    assert rotated.headers["Cache-Control"] == "no-store"  # shown once: no cache keeps it
     stored = bootstrap.services().webhooks.get_webhook(players[0].player_id, str(created["webhook_id"]))
     assert stored is not None
     assert stored.secret == rotated.body["secret"]
