@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.request import Request
 
 from app.flows import table_talk
+from app.games import keyed
 from app.talk import blocks, messages, mutes, reactions, reports
 from app.talk.schemas import (
     BlockedOut,
@@ -26,7 +27,19 @@ from app.talk.schemas import (
     reaction_out,
     reactions_out,
 )
-from handlers.http import Adapters, Caller, check_game_id, created, done, json_response, location, no_content
+from handlers.http import (
+    Adapters,
+    Caller,
+    IdempotencyKey,
+    check_game_id,
+    created,
+    done,
+    json_response,
+    location,
+    no_content,
+    request_key,
+    to_response,
+)
 from handlers.problems import answers
 from handlers.route_table import Endpoints
 
@@ -46,11 +59,24 @@ MessageId = Annotated[str, Path(pattern=messages.MESSAGE_ID.pattern, description
     ),
 )
 def post(
-    request: Request, game_id: str, body: PostMessage, player: Caller, adapters: Adapters
+    request: Request,
+    game_id: str,
+    body: PostMessage,
+    player: Caller,
+    adapters: Adapters,
+    key: IdempotencyKey = None,
 ) -> Response[MessageOut]:
-    message = table_talk.post_and_tell(adapters, player, check_game_id(game_id), body.text)
+    checked = check_game_id(game_id)
+
+    def compute() -> dict[str, object]:
+        message = table_talk.post_and_tell(adapters, player, checked, body.text)
+        return message_out(message).model_dump(mode="json")
+
+    # A retry whose first answer was lost says the message once, not twice (docs/api.md, "Retries"). Like
+    # a deck's, the answer is stored just after the message: should that one write fail, a retry posts again.
+    said = keyed.answer_once(adapters, request_key(request, player, key, body), compute)
     headers = {"Location": location(request, f"/games/{game_id}/messages")}
-    return json_response(message_out(message), 201, headers)
+    return to_response({"status": 201, "body": said, "headers": headers})
 
 
 @endpoint(

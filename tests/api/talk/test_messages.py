@@ -188,3 +188,19 @@ def test_the_others_find_a_message_in_their_event_feed_and_a_cursor_resumes_afte
     assert events["cursor"].endswith(said["message_id"])
     assert bob.get(f"/games/{game_id}/events", query={"after": events["cursor"]}).body["events"] == []
     assert [e["type"] for e in ada.get(f"/games/{game_id}/events").body["events"]] == []
+
+
+def test_a_retried_message_with_its_idempotency_key_is_said_once(players: list[Client], clock: Clock) -> None:
+    ada, bob, cy = players[:3]
+    game_id = lobby([ada, bob, cy])
+    key = {"Idempotency-Key": "say-hello-1"}
+    first = ada.post(f"/games/{game_id}/messages", {"text": "Hello"}, headers=key)
+    again = ada.post(f"/games/{game_id}/messages", {"text": "Hello"}, headers=key)
+    assert (first.status, again.status) == (201, 201), again.raw
+    assert again.body == first.body
+    assert [m["text"] for m in talk(bob, game_id)["messages"]] == ["Hello"]  # type: ignore[index]
+    # The same key with other words is a mistake, not a retry: refused, nothing said.
+    assert_problem(
+        ada.post(f"/games/{game_id}/messages", {"text": "Bye"}, headers=key), 422, "idempotency_key_reused"
+    )
+    assert len(talk(bob, game_id)["messages"]) == 1  # type: ignore[arg-type]
