@@ -74,7 +74,8 @@ IdempotencyKey = Annotated[
         alias="Idempotency-Key",
         min_length=1,
         max_length=idempotency.MAX_KEY_LENGTH,
-        pattern=r"\S",
+        # RFC 9110 field text (printable ASCII), not only spaces: no control character, DEL included.
+        pattern=r"^[\x20-\x7e]*[\x21-\x7e][\x20-\x7e]*$",
         description="Retry-safe POST: the first answer is replayed; the same key with another body is a 422.",
     ),
 ]

@@ -252,11 +252,24 @@ def last_resort(extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
     }
 
 
+# The longest piece of the caller's own input an answer names (a field's name, a path): enough to find it.
+SHOWN_INPUT_CHARACTERS = 64
+
+
+def shown(text: str, most: int = SHOWN_INPUT_CHARACTERS) -> str:
+    """A piece of the caller's input fit to name in an answer: control, format (bidi) and other
+    unprintable characters escaped, cut at `most` characters (a body key of 15,000 characters, or a path
+    with CR LF in it, came back whole)."""
+    escaped = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text[: most + 1])
+    return escaped if len(text) <= most and len(escaped) <= most else escaped[:most] + "…"
+
+
 def _validation_errors(error: RequestValidationError) -> list[dict[str, Any]]:
-    # Only where and what: the rejected input itself is never echoed back.
+    # Only where and what: the rejected input itself is never echoed back, and a location that names
+    # the caller's own key is shown escaped and cut short.
     return [
         {
-            "loc": [str(part) for part in e.get("loc", ())],
+            "loc": [shown(str(part)) for part in e.get("loc", ())],
             "msg": str(e.get("msg", "")),
             "type": str(e.get("type", "")),
         }
@@ -322,14 +335,16 @@ def register(app: APIGatewayRestResolver) -> None:
             return problem(
                 400,
                 "invalid_idempotency_key",
-                f"Idempotency-Key must be 1..{MAX_KEY_LENGTH} visible characters",
+                f"Idempotency-Key must be 1..{MAX_KEY_LENGTH} printable ASCII characters, not only spaces",
             )
         return problem(422, "validation_error", "the request does not match the API schema", errors=errors)
 
     @app.not_found
     def _no_route(_: Exception) -> Response[Any]:
         return problem(
-            404, "route_not_found", f"no route {app.current_event.http_method} {app.current_event.path}"
+            404,
+            "route_not_found",
+            f"no route {shown(app.current_event.http_method)} {shown(app.current_event.path, 200)}",
         )
 
     app.exception_handler([ResponseValidationError, Exception])(unexpected_answer)

@@ -112,7 +112,7 @@ def test_a_refused_request_is_not_remembered_so_its_key_can_be_retried(players: 
     assert reply.body["phase"] == "storytelling"
 
 
-@pytest.mark.parametrize("bad", ["   ", "k" * 129])
+@pytest.mark.parametrize("bad", ["   ", "k" * 129, "key\x7f", "key\tone", "clé"])
 def test_a_blank_or_overlong_key_is_400_invalid_idempotency_key(
     players: list[Client], bad: str, feed: StreamFeed
 ) -> None:

@@ -385,3 +385,16 @@ def test_a_failing_use_case_leaves_an_idempotency_key_free_for_the_retry(
 def test_a_json_list_body_is_refused_rather_than_read_as_its_first_element(players: list[Client]) -> None:
     reply = players[0].post("/games", raw_body='[{"rules": "classic"}]')
     assert_problem(reply, 400, "body_not_an_object")
+
+
+def test_an_answer_names_the_callers_own_input_escaped_and_cut_short(players: list[Client]) -> None:
+    # A body key of 15,000 characters with an escape in it, and a path with CR LF and a bidi control.
+    key = "\x1b" + "k" * 15_000
+    reply = players[0].post("/games", {key: 1})
+    problem = assert_problem(reply, 422, "validation_error")
+    assert len(reply.raw) < 2_000
+    assert all(len(part) <= 65 and "\x1b" not in part for e in problem["errors"] for part in e["loc"])
+    for path in ("/players/me/devices/dev\r\nX-Inj: 1", "/players/me/devices/\u202e"):
+        answer = call("GET", path, headers=players[0].auth())
+        found = assert_problem(answer, 404, "route_not_found")
+        assert not any(c in found["detail"] for c in "\r\n\u202e"), found["detail"]
