@@ -9,13 +9,20 @@ take a seat at a table (a join, a rematch's join, taking an offered seat) calls 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 
+from app.core import rates
 from app.core.errors import Conflict
 from app.core.records import GameRecord, PlayerRecord, Visibility
 from app.games.ports import Inbox, Seating
 from dixit.state import Phase
 
+# Joining and leaving one lobby over and over tells its table each time (the host's feed, webhooks and
+# live channel): a few changes of mind an hour are plenty for anyone, and bound what one player sends.
+SEAT_CHANGES_PER_GAME_HOUR = rates.Rate(
+    "seats-game-hour", 10, 3_600, "too_many_seat_changes", "you joined or left this game too often this hour"
+)
 # Lobbies a player may host at once: a few public ones (what the open list shows), more in all
 # (private tables for friends).
 MAX_PUBLIC_LOBBIES = 3
@@ -83,3 +90,14 @@ def fair_lobbies(newest_first: Iterable[GameRecord], limit: int) -> list[GameRec
             rounds[seen].append(record)
             shown[host] = seen + 1
     return [record for listed in rounds for record in listed][:limit]
+
+
+def claim_seat_change(services: rates.Counted, player: PlayerRecord, game_id: str) -> None:
+    """Count a player's join or leave of one game (SEAT_CHANGES_PER_GAME_HOUR); RateLimited past it.
+
+    The routes count it, not the move path: an account's erasure leaves its lobbies through the move
+    path too, and no rate may stop that.
+    """
+    # Hashed like every counter key: the counter item names neither the player nor the game.
+    key = hashlib.sha256(f"seats\x00{player.player_id}\x00{game_id}".encode()).hexdigest()
+    rates.claim(services, SEAT_CHANGES_PER_GAME_HOUR, key)

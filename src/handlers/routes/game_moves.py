@@ -16,6 +16,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from app.core.records import PlayerRecord
 from app.games import play as games
+from app.games import quotas
 from app.games.move_bodies import ChooseCards, GiveClue, JoinGame, NamePlayer, TakeVacation
 from app.services import Services
 from dixit import moves
@@ -70,6 +71,7 @@ class MoveRoute:
     body: Any = None  # the body's model; None: the route takes no body
     optional_body: bool = False
     invite_code: Callable[[Any], str | None] = lambda body: None
+    seat_change: bool = False  # a join or a leave: counted against quotas.SEAT_CHANGES_PER_GAME_HOUR (429)
 
 
 MOVE_ROUTES = (
@@ -81,12 +83,14 @@ MOVE_ROUTES = (
         body=JoinGame | None,
         optional_body=True,
         invite_code=lambda body: body.invite_code if body else None,
+        seat_change=True,
     ),
     MoveRoute(
         "leaveGame",
         "leave",
         "Leave before the game starts",
         lambda player, body: moves.Leave(player.player_id),
+        seat_change=True,
     ),
     MoveRoute(
         "startGame",
@@ -163,6 +167,8 @@ def play_move(
     """
     checked = check_game_id(game_id)
     move = route.make(player, body)
+    if route.seat_change:
+        quotas.claim_seat_change(adapters, player, checked)
     if isinstance(move, moves.Join):
         # The seat carries the player's quiet hours, so the deadlines it owes avoid their nights.
         move = replace(move, quiet=quiet_of(adapters, player))

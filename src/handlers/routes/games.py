@@ -41,6 +41,7 @@ endpoint = Endpoints()
 
 _GAME: dict[int, OpenAPIResponse] = {200: {"description": "The game as you may now see it"}}
 MOVE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413, 415)
+SEAT_CHANGE_ANSWERS = answers(_GAME, 400, 401, 403, 404, 409, 412, 413, 415, 429)
 
 
 @endpoint(
@@ -199,4 +200,9 @@ def _endpoint(route: MoveRoute) -> Callable[..., Response[GameOut]]:
 
 
 for _route in MOVE_ROUTES:
-    endpoint.add(_route.operation_id, _endpoint(_route), summary=_route.summary, **MOVE_ANSWERS)
+    endpoint.add(
+        _route.operation_id,
+        _endpoint(_route),
+        summary=_route.summary,
+        **(SEAT_CHANGE_ANSWERS if _route.seat_change else MOVE_ANSWERS),
+    )

@@ -101,3 +101,19 @@ def test_the_open_list_shows_every_hosts_newest_lobby_before_anyones_second(play
     third_a = create_game(players[0])
     assert open_game_ids(players[5]) == [third_a, only_b, second_a]
     assert first_a not in open_game_ids(players[5])
+
+
+def test_joining_and_leaving_one_lobby_over_and_over_is_429_past_the_hourly_rate(
+    players: list[Client],
+) -> None:
+    # Each join and leave tells the table (feed, webhooks, live): one player may not flood a host with them.
+    host, flooder, other = players[:3]
+    game_id = create_game(host)
+    limit = quotas.SEAT_CHANGES_PER_GAME_HOUR.limit
+    for n in range(limit):
+        assert flooder.post(f"/games/{game_id}/{'leave' if n % 2 else 'join'}").status == 200
+    refused = flooder.post(f"/games/{game_id}/join")
+    assert_problem(refused, 429, "too_many_seat_changes")
+    assert 0 < int(refused.headers["Retry-After"]) <= 3_600
+    assert other.post(f"/games/{game_id}/join").status == 200  # counted per player
+    assert flooder.post(f"/games/{create_game(players[3])}/join").status == 200  # and per game
