@@ -130,12 +130,6 @@ function homeScreenHint() {
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register(new URL("sw.js", document.baseURI), { scope: "./" }).catch(() => {});
 }
-// Whatever is scrolled to (a focused field, a form check's complaint) lands below the sticky top, not
-// under it; the top grows with a notice or an error.
-const topBlock = document.getElementById("top");
-new ResizeObserver(() => {
-  document.documentElement.style.scrollPaddingTop = `${topBlock.offsetHeight + 8}px`;
-}).observe(topBlock);
 window.addEventListener("online", showOffline);
 window.addEventListener("offline", showOffline);
 showOffline();

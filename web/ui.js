@@ -7,6 +7,15 @@ import { Poller } from "./poller.js";
 
 const errorBox = document.getElementById("error");
 const noticeBox = document.getElementById("notice");
+const topBlock = document.getElementById("top");
+
+// Whatever is scrolled to (a focused field, a form check's complaint) lands below the sticky top (the
+// bar, the offline line, the notice and the error), not under it. Set at once when a line changes, so a
+// field focused right after an error is already clear of it; an observer catches the rest (offline).
+function keepClearOfTop() {
+  if (topBlock) document.documentElement.style.scrollPaddingTop = `${topBlock.offsetHeight + 8}px`;
+}
+if (topBlock && typeof ResizeObserver === "function") new ResizeObserver(keepClearOfTop).observe(topBlock);
 let current = null;
 let router = () => {};
 let flash = null; // a notice for the next screen, shown once route() has cleared the last one
@@ -17,10 +26,12 @@ export const ui = {
   showError(error) {
     errorBox.textContent = error ? error.message || String(error) : "";
     errorBox.hidden = !error;
+    keepClearOfTop();
   },
   notify(text) {
     noticeBox.textContent = text || "";
     noticeBox.hidden = !text;
+    keepClearOfTop();
   },
   // Going to the route already shown draws it again: no hashchange would fire. A notice given here
   // shows on the screen gone to.
