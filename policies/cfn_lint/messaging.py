@@ -237,9 +237,9 @@ class StreamsNeverBlock(CloudFormationLintRule):
     id = "E9336"
     shortdesc = "Stream consumers bound their retries and keep what they give up on"
     description = (
-        "An event source mapping from a stream bisects failing batches, bounds its retries and the age of "
-        "records it retries (a poison record otherwise blocks its shard until it expires), and sends the "
-        "batches it gives up on to an on-failure destination of this stack."
+        "An event source mapping from a stream bisects failing batches, bounds the age of the records it "
+        "retries, and so its retries (a poison record otherwise blocks its shard until it expires), and "
+        "sends the batches it gives up on to an on-failure destination of this stack."
     )
     source_url = "https://docs.aws.amazon.com/lambda/latest/dg/services-dynamodb-errors.html"
     tags = ["resources", "lambda", "dynamodb", "kinesis", "policy"]
@@ -251,11 +251,14 @@ class StreamsNeverBlock(CloudFormationLintRule):
             path = ["Resources", name, "Properties"]
             if props.get("BisectBatchOnFunctionError") is not True:
                 matches.append(RuleMatch(path, f"{name} does not bisect failing batches of {source}"))
-            for key in ("MaximumRetryAttempts", "MaximumRecordAgeInSeconds"):
-                if props.get(key) in (None, -1):
-                    matches.append(
-                        RuleMatch(path, f"{name} sets no {key}: it retries {source} records forever")
+            # MaximumRetryAttempts -1 (the default) retries until the record is MaximumRecordAgeInSeconds old:
+            # the age bounds the retries.
+            if props.get("MaximumRecordAgeInSeconds") in (None, -1):
+                matches.append(
+                    RuleMatch(
+                        path, f"{name} sets no MaximumRecordAgeInSeconds: it retries {source} records forever"
                     )
+                )
             on_failure = ((props.get("DestinationConfig") or {}).get("OnFailure") or {}).get("Destination")
             if not stack_references(template, on_failure, "AWS::SQS::Queue", "AWS::SNS::Topic"):
                 matches.append(RuleMatch(path, f"{name} drops the batches of {source} it gives up on"))

@@ -2,8 +2,10 @@
 
 A thread polls dynamodbstreams (the table's stream → its shards → shard iterators → records), drops
 what the mapping's ``FilterCriteria`` would drop, hands the rest to the handler in Lambda's stream event,
-and, with ``ReportBatchItemFailures``, retries from the lowest failed sequence number a bounded number of
-times before giving the batch up (where the deployed mapping would send it to its failure destination).
+and, with ``ReportBatchItemFailures``, retries from the lowest failed sequence number until its
+``MaximumRetryAttempts`` run out (-1: never) or its oldest record is older than
+``MaximumRecordAgeInSeconds``, then gives the batch up (where the deployed mapping would send it to its
+failure destination).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -90,6 +93,8 @@ class StreamFeeder(Poller):
         poll_seconds: float = 0.25,
         retry_wait_seconds: float = 0.2,
         report: Callable[[str], None] | None = None,
+        max_retry_wait_seconds: float = 5.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(LOG)
         self.mappings = mappings
@@ -99,6 +104,9 @@ class StreamFeeder(Poller):
         self.poll_seconds = poll_seconds
         self.retry_wait_seconds = retry_wait_seconds
         self.report = report or LOG.info
+        self.max_retry_wait_seconds = max_retry_wait_seconds
+        # Wall-clock epoch seconds, as records' ApproximateCreationDateTime (not the stack's moved clock).
+        self.clock = clock
         self._iterators: dict[int, dict[str, str]] = {}
         self._arns: dict[int, str] = {}
 
@@ -155,11 +163,16 @@ class StreamFeeder(Poller):
         return read
 
     def deliver(self, mapping: StreamMapping, batch: list[dict[str, Any]]) -> bool:
-        """Invoke until the batch succeeds or its retries run out; True when every record went through."""
+        """Invoke until the batch succeeds or is given up; True when every record went through.
+
+        A failed batch is retried from its lowest failed record while retries are left (all of them
+        under ``MaximumRetryAttempts: -1``) and its oldest record is no older than
+        ``MaximumRecordAgeInSeconds`` (any age under -1), then given up, as the mapping sends it to its
+        on-failure destination. A stopping feeder stops retrying without giving the batch up.
+        """
         stream = mapping.stream
-        for attempt in range(stream.maximum_retry_attempts + 1):
-            if attempt:
-                self.wait(self.retry_wait_seconds * attempt)
+        attempt = 0
+        while True:
             failed = self._invoke(mapping, batch)
             if not failed:
                 return True
@@ -167,12 +180,39 @@ class StreamFeeder(Poller):
                 # Everything before the lowest failed record is done; the mapping resumes from there.
                 lowest = min(failed, key=int)
                 batch = [r for r in batch if int(r["dynamodb"]["SequenceNumber"]) >= int(lowest)]
+            why = self._expired(stream, batch, attempt)
+            if why:
+                break
+            attempt += 1
+            if self.wait(self._retry_wait(stream, attempt)):
+                LOG.info("%s.%s stopped while retrying", mapping.function.logical_id, stream.name)
+                return False
         first, last = batch[0]["dynamodb"]["SequenceNumber"], batch[-1]["dynamodb"]["SequenceNumber"]
         self.report(
-            f"{mapping.function.logical_id}.{stream.name} gave up on records {first}..{last} after "
-            f"{stream.maximum_retry_attempts} retries (deployed: sent to its on-failure destination)"
+            f"{mapping.function.logical_id}.{stream.name} gave up on records {first}..{last} {why} "
+            "(deployed: sent to its on-failure destination)"
         )
         return False
+
+    def _retry_wait(self, stream: StreamSpec, attempt: int) -> float:
+        """The pause before retry ``attempt`` (1, 2, ...): growing linearly under a bounded number of
+        retries; doubling, capped at ``max_retry_wait_seconds``, under -1, which may retry for an hour."""
+        if stream.maximum_retry_attempts < 0:
+            doubled = self.retry_wait_seconds * 2.0 ** min(attempt - 1, 32)
+            return min(doubled, self.max_retry_wait_seconds)
+        return self.retry_wait_seconds * attempt
+
+    def _expired(self, stream: StreamSpec, batch: list[dict[str, Any]], retries: int) -> str:
+        """Why a batch that failed after ``retries`` retries is given up, or "" when it is retried."""
+        limit = stream.maximum_record_age_in_seconds
+        if limit >= 0:
+            created = [r["dynamodb"].get("ApproximateCreationDateTime") for r in batch]
+            oldest = min((float(c) for c in created if isinstance(c, int | float)), default=None)
+            if oldest is not None and self.clock() - oldest > limit:
+                return f"after {retries} retries: older than {limit} s"
+        if 0 <= stream.maximum_retry_attempts <= retries:
+            return f"after {retries} retries"
+        return ""
 
     def _invoke(self, mapping: StreamMapping, batch: list[dict[str, Any]]) -> Any:
         """The failed sequence numbers, ``batch`` itself when the whole invocation failed, or []."""

@@ -189,7 +189,8 @@ class StreamSpec:
     table: str  # the logical id of the table whose ``StreamArn`` the event reads
     starting_position: str = "LATEST"
     batch_size: int = 100
-    maximum_retry_attempts: int = 10_000  # the mapping's default is "until the record expires"
+    maximum_retry_attempts: int = 10_000  # the mapping's default is "until the record expires"; -1 says so
+    maximum_record_age_in_seconds: int = -1  # -1: records of any age are retried (the mapping's default)
     report_batch_item_failures: bool = False
     filters: tuple[Any, ...] = ()  # each Filter's Pattern, parsed
 
@@ -254,6 +255,7 @@ def _stream_spec(name: str, props: Mapping[str, Any], params: Mapping[str, str])
         starting_position=str(resolve_refs(props.get("StartingPosition", "LATEST"), params)),
         batch_size=int(resolve_refs(props.get("BatchSize", 100), params)),
         maximum_retry_attempts=int(resolve_refs(props.get("MaximumRetryAttempts", 10_000), params)),
+        maximum_record_age_in_seconds=int(resolve_refs(props.get("MaximumRecordAgeInSeconds", -1), params)),
         report_batch_item_failures="ReportBatchItemFailures" in (props.get("FunctionResponseTypes") or []),
         filters=tuple(json.loads(f["Pattern"]) for f in filters if isinstance(f.get("Pattern"), str)),
     )

@@ -244,7 +244,7 @@ BROKEN = [
     Broken(
         "E9336",
         "retrying a stream forever",
-        put("Resources/StreamMapping/Properties/MaximumRetryAttempts", -1),
+        put("Resources/StreamMapping/Properties/MaximumRecordAgeInSeconds", -1),
     ),
     Broken(
         "E9336", "records of any age", drop("Resources/StreamMapping/Properties/MaximumRecordAgeInSeconds")
