@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NoReturn
 
-from botocore.exceptions import ClientError, HTTPClientError, ReadTimeoutError
+from botocore.exceptions import ClientError, HTTPClientError
 from botocore.exceptions import ConnectionError as BotocoreConnectionError
 
 from app.aws import clients as aws_clients
@@ -97,9 +97,14 @@ class SesMailer:
             self.client.send_email(**request)
         except ClientError as error:
             _raise_translated(error)
-        except ReadTimeoutError as error:
+        except HTTPClientError as error:
+            # Raised once the request may have gone out (a read timeout, a connection closed before
+            # the answer, ResponseStreamingError, any other error of the HTTP client while sending):
+            # SES may have taken the mail, so the send's claim is kept.
             raise MailOutcomeUnknown() from error
-        except (HTTPClientError, BotocoreConnectionError) as error:
+        except BotocoreConnectionError as error:
+            # The connection never opened (EndpointConnectionError, ConnectTimeoutError, a proxy or
+            # TLS failure): nothing reached SES, the claim is given back.
             raise MailUnavailable() from error
 
 

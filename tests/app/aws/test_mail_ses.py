@@ -178,3 +178,121 @@ def _not_suppressed(**_: Any) -> None:
     from botocore.exceptions import ClientError
 
     raise ClientError({"Error": {"Code": "NotFoundException"}}, "GetSuppressedDestination")
+
+
+def _failing_on_send(error: Exception) -> Any:
+    """A real SES client whose HTTP send raises `error` (botocore's own transport errors surface the
+    same way), the suppression lookup answering "not suppressed"."""
+    client = sesv2_of("http://127.0.0.1:9")
+
+    def fail(**_: Any) -> None:
+        raise error
+
+    client.meta.events.register("before-send.sesv2.SendEmail", fail)
+    client.meta.events.register("before-send.sesv2.GetSuppressedDestination", _not_found_response)
+    return client
+
+
+def _not_found_response(request: Any, **_: Any) -> Any:
+    from botocore.awsrequest import AWSResponse
+
+    class Raw:
+        def stream(self, **_: Any) -> Iterator[bytes]:
+            yield b'{"message": "not suppressed"}'
+
+    headers = {"x-amzn-ErrorType": "NotFoundException", "Content-Type": "application/json"}
+    return AWSResponse(request.url, 404, headers, Raw())
+
+
+def _after_sending() -> list[Exception]:
+    from botocore.exceptions import (
+        ConnectionClosedError,
+        HTTPClientError,
+        ReadTimeoutError,
+        ResponseStreamingError,
+    )
+
+    url = "http://127.0.0.1:9"
+    return [
+        ReadTimeoutError(endpoint_url=url),
+        ConnectionClosedError(endpoint_url=url),
+        HTTPClientError(error=OSError("connection reset by peer")),
+        ResponseStreamingError(error=OSError("connection reset by peer")),
+    ]
+
+
+@pytest.mark.parametrize("error", _after_sending(), ids=lambda error: type(error).__name__)
+def test_an_error_after_the_request_went_out_is_an_unknown_outcome(error: Exception) -> None:
+    from app.notify.email.mail import MailOutcomeUnknown
+
+    with pytest.raises(MailOutcomeUnknown):
+        SesMailer(SENDER, "mail", _failing_on_send(error)).send(MAIL)
+
+
+def _before_sending() -> list[Exception]:
+    from botocore.exceptions import ConnectTimeoutError, EndpointConnectionError
+
+    url = "http://127.0.0.1:9"
+    return [EndpointConnectionError(endpoint_url=url), ConnectTimeoutError(endpoint_url=url)]
+
+
+@pytest.mark.parametrize("error", _before_sending(), ids=lambda error: type(error).__name__)
+def test_a_connection_that_never_opened_is_a_refusal_not_an_unknown_outcome(error: Exception) -> None:
+    from app.notify.email.mail import MailOutcomeUnknown
+
+    with pytest.raises(MailUnavailable) as raised:
+        SesMailer(SENDER, "mail", _failing_on_send(error)).send(MAIL)
+    assert not isinstance(raised.value, MailOutcomeUnknown)
+
+
+def test_a_connection_closed_once_the_mail_was_sent_is_an_unknown_outcome() -> None:
+    """A server that reads the whole SendEmail request and hangs up without answering (the fault probe)."""
+    import socket
+    import threading
+
+    from botocore.exceptions import ConnectionClosedError
+
+    from app.notify.email.mail import MailOutcomeUnknown
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    received: list[bytes] = []
+
+    def hang_up_after_reading() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.settimeout(2)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += connection.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next(
+                int(line.split(b":", 1)[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")
+            )
+            while len(body) < length:
+                body += connection.recv(65536)
+            received.append(body)
+            connection.shutdown(socket.SHUT_RDWR)
+
+    server = threading.Thread(target=hang_up_after_reading, daemon=True)
+    server.start()
+    try:
+        # One attempt, as the deployed client makes (app.aws.clients.sesv2): a retry would be the duplicate.
+        client = boto3.client(
+            "sesv2",
+            endpoint_url=f"http://127.0.0.1:{listener.getsockname()[1]}",
+            region_name="us-east-1",
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+            config=Config(retries={"mode": "standard", "total_max_attempts": 1}, read_timeout=5),
+        )
+        client.meta.events.register("before-send.sesv2.GetSuppressedDestination", _not_found_response)
+        with pytest.raises(MailOutcomeUnknown) as raised:
+            SesMailer(SENDER, "mail", client).send(MAIL)
+        server.join(timeout=5)
+        assert isinstance(raised.value.__cause__, ConnectionClosedError)
+    finally:
+        listener.close()
+    (body,) = received
+    assert b"player@example.com" in body
