@@ -169,7 +169,8 @@ def test_a_token_for_a_bot_is_made_shown_once_plays_only_its_scopes_and_is_revok
         eve.page.wait_for_selector("#error:not([hidden])")
         assert eve.page.inner_text("#error") == "Tick at least one thing the token may do."
         assert in_view(eve.page, "#error")
-        assert eve.focused_id() == "scope-games-read" and in_view(eve.page, "#scope-games-read")  # not under it
+        assert eve.focused_id() == "scope-games-read"
+        assert in_view(eve.page, "#scope-games-read")  # the focused box, not under the error
         eve.page.check("#scope-games-read")
         eve.page.check("#scope-games-play")
         eve.page.click("#token-make")  # reading and playing, as ticked by default

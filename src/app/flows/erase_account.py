@@ -16,7 +16,8 @@
   devices, mutes, webhooks, the email ownership item, and then sessions and profile together. Until
   that last step the caller's session token still works, so a delete cut short (a timeout, a lost
   answer, a store fault) is retried with the same token and picks up where it stopped: renamed games
-  are skipped.
+  are skipped. A lost answer of that last step itself leaves nothing to recognise the token by: the
+  retry is a 401 `invalid_token`, which (docs/accounts.md) tells the client the erasure finished.
 
 Not deleted, because they are not the player's alone or expire by themselves: the games (other players'
 results), other players' feed copies and idempotency records (TTL), this player's feed copies in their

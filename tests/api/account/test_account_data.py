@@ -178,3 +178,23 @@ def test_a_delete_cut_short_is_finished_by_a_retry_with_the_same_token(
     assert me.delete("/players/me").status == 204
     assert partition(me.player_id) == []
     assert_problem(me.get("/players/me"), 401, "invalid_token")
+
+
+def test_a_lost_answer_of_the_last_step_leaves_the_retry_a_401_which_means_it_finished(
+    players: list[Client], account: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/accounts.md: the final write (sessions and profile) done, its answer lost: the client hears
+    503, and its retry with the same token hears 401 invalid_token, the account fully erased."""
+    me = players[0]
+    real = DynamoPlayerStore.delete_player_data
+
+    def answer_lost(self: DynamoPlayerStore, player_id: str) -> int:
+        real(self, player_id)
+        raise StoreUnavailable()
+
+    monkeypatch.setattr(DynamoPlayerStore, "delete_player_data", answer_lost)
+    assert_problem(me.delete("/players/me"), 503, "store_unavailable")
+    monkeypatch.setattr(DynamoPlayerStore, "delete_player_data", real)
+    assert partition(me.player_id) == []
+    assert_problem(me.delete("/players/me"), 401, "invalid_token")
+    assert_problem(me.get("/players/me"), 401, "invalid_token")
