@@ -11,6 +11,7 @@ from app.feed.ports import FeedWriting
 from app.games.ports import Games, Inbox, Moving, Playing
 from app.live.ports import Connecting, Live
 from app.notify.ports import Notifications, Releasing
+from app.oauth.ports import IssuingTokens
 from app.players.ports import AppGrants, PersonalTokens, Sessions
 from app.talk.ports import Talk, TalkExpiring, Talking
 from app.webhooks.ports import Enqueueing
@@ -58,3 +59,7 @@ class TalkPorts(Talking, FeedWriting, Enqueueing, Protocol):
 class RevokePorts(Sessions, PersonalTokens, AppGrants, Connecting, Protocol):
     """Revoking a credential (a session, a personal token, an app's grant), then forgetting the live
     connections opened with it (each credential read beside the player's profile)."""
+
+
+class AppTokenPorts(IssuingTokens, Connecting, Protocol):
+    """The token endpoint, and the live connections a grant it revokes (a replayed refresh token) opened."""

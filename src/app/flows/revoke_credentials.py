@@ -7,8 +7,12 @@ way, a ticket of the revoked credential is refused at `$connect`, and a connecti
 
 from __future__ import annotations
 
-from app.flows.bundles import RevokePorts
+from collections.abc import Mapping
+
+from app.flows.bundles import AppTokenPorts, RevokePorts
 from app.live.connections import forget_revoked
+from app.oauth import tokens
+from app.oauth.errors import OAuthRefused
 from app.players import accounts, app_tokens, personal_tokens
 from app.players.accounts import SignedIn
 
@@ -39,3 +43,14 @@ def revoke_personal_token(ports: RevokePorts, signed: SignedIn, token_id: str) -
 def revoke_app(ports: RevokePorts, signed: SignedIn, grant_id: str) -> None:
     app_tokens.revoke(ports, signed.player.player_id, signed.scopes, grant_id)
     forget_revoked(ports, signed.player.player_id, now=ports.now_epoch())
+
+
+def issue_app_token(ports: AppTokenPorts, form: Mapping[str, str]) -> tokens.Issued:
+    """The token endpoint's answer (app.oauth.tokens.issue). A refresh token presented again revokes its
+    app's grant (two parties hold it): the sockets that grant opened are forgotten too."""
+    try:
+        return tokens.issue(ports, form)
+    except OAuthRefused as refused:
+        if refused.revoked_for is not None:
+            forget_revoked(ports, refused.revoked_for, now=ports.now_epoch())
+        raise

@@ -152,5 +152,9 @@ def _refresh(services: IssuingTokens, form: Mapping[str, str]) -> Issued:
         _, grant = services.app_grants.app_grant(player_id, grant_id)
     if _was_rotated(grant, presented):
         services.app_grants.delete_app_grant(player_id, grant_id)
-        raise _invalid_grant("the refresh token was already used: every token of this app is revoked")
+        raise OAuthRefused(
+            "invalid_grant",
+            "the refresh token was already used: every token of this app is revoked",
+            revoked_for=player_id,
+        )
     raise _invalid_grant("the refresh token is not valid")

@@ -19,7 +19,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.event_handler.request import Request
 
-from app.oauth import consent, tokens
+from app.flows import revoke_credentials
+from app.oauth import consent
 from app.oauth.errors import OAuthRefused
 from app.oauth.metadata import metadata
 from app.oauth.requests import check_request
@@ -218,7 +219,7 @@ def _form(request: Request) -> dict[str, str]:
 )
 def issue_token(request: Request, adapters: Adapters) -> Response[Any]:
     try:
-        issued = tokens.issue(adapters, _form(request))
+        issued = revoke_credentials.issue_app_token(adapters, _form(request))
     except OAuthRefused as refused:
         return _oauth_json(400, {"error": refused.error, "error_description": refused.detail})
     answer = TokenOut(

@@ -10,6 +10,7 @@ import pytest
 from app.flows import revoke_credentials
 from app.live import connections
 from app.live.tickets import issue_ticket
+from app.oauth.errors import OAuthRefused
 from app.players import accounts, personal_tokens
 from app.players.accounts import SignedIn
 from app.services import Services
@@ -70,3 +71,21 @@ def test_a_revoke_forgets_the_sockets_of_what_it_took_back_and_no_other(case: st
     here, there, bot = _two_credentials(services)
     revoke(services, here, there, bot)
     assert sorted(services.live.connections_of(here.player.player_id, now=services.now_epoch())) == left
+
+
+def test_a_replayed_refresh_token_forgets_the_sockets_its_app_opened() -> None:
+    from tests.app.oauth.test_oauth_flow import CLIENT, _code, _exchange
+
+    services = memory_services()
+    _, token = accounts.register(services, "Ada")
+    here = accounts.authenticate(services, f"Bearer {token}")
+    first = _exchange(services, _code(services, here))
+    app = accounts.authenticate(services, f"Bearer {first.access_token}")
+    _open(services, here, "c_here")
+    _open(services, app, "c_app")
+    refresh = {"grant_type": "refresh_token", "client_id": CLIENT}
+    revoke_credentials.issue_app_token(services, {**refresh, "refresh_token": first.refresh_token})
+    with pytest.raises(OAuthRefused) as replayed:  # the rotated token again: two parties hold it
+        revoke_credentials.issue_app_token(services, {**refresh, "refresh_token": first.refresh_token})
+    assert replayed.value.revoked_for == here.player.player_id
+    assert services.live.connections_of(here.player.player_id, now=services.now_epoch()) == ["c_here"]
