@@ -79,13 +79,9 @@ class MemoryLiveStore:
             for game_id in found.watches:
                 self.watch_expiry.pop((game_id, connection_id), None)
 
-    def watchers(self, game_id: str, *, now: int) -> list[str]:
-        return sorted(c for (g, c), expires in self.watch_expiry.items() if g == game_id and expires > now)
-
     def watchers_with_players(self, game_id: str, *, now: int) -> dict[str, str]:
-        return {
-            c: self.connections[c].player_id for c in self.watchers(game_id, now=now) if c in self.connections
-        }
+        watching = sorted(c for (g, c), until in self.watch_expiry.items() if g == game_id and until > now)
+        return {c: self.connections[c].player_id for c in watching if c in self.connections}
 
     def connections_of(self, player_id: str, *, now: int) -> list[str]:
         return sorted(

@@ -11,6 +11,7 @@ from app.core.errors import Forbidden, NotAuthenticated, StoreUnavailable
 from app.core.telemetry import logger
 from app.live.ports import Connecting, LiveStore
 from app.live.tickets import redeem_ticket
+from app.players.credential_ids import is_grant_id, is_session_id, is_token_id
 
 # API Gateway's longest connection (2 h), and a little more: the item outlives the socket, never the reverse.
 CONNECTION_SECONDS = 2 * 3600 + 300
@@ -66,11 +67,11 @@ def refusal(ports: Connecting, player_id: str, credential: str) -> NotAuthentica
     """None while `credential` still signs the player in; else why not (one read, with the profile)."""
     player: object
     held: object
-    if credential.startswith("t_"):
+    if is_token_id(credential):
         player, held = ports.personal_tokens.personal_token(player_id, credential)
-    elif credential.startswith("a_"):
+    elif is_grant_id(credential):
         player, held = ports.app_grants.app_grant(player_id, credential)
-    elif credential.startswith("s_"):
+    elif is_session_id(credential):
         player, session = ports.sessions.signed_in(player_id, credential)
         held = session if session is not None and session.token_hash else None
     else:

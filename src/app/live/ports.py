@@ -67,10 +67,6 @@ class LiveStore(Protocol):
         """The connection, its watches and its place under its player: gone (idempotent)."""
         ...
 
-    def watchers(self, game_id: str, *, now: int) -> list[str]:
-        """The connections watching the game."""
-        ...
-
     def watchers_with_players(self, game_id: str, *, now: int) -> dict[str, str]:
         """The connections watching the game, each with its player."""
         ...

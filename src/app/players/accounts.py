@@ -14,7 +14,6 @@ import base64
 import hashlib
 import hmac
 import json
-import re
 import secrets
 from dataclasses import field, replace
 from datetime import datetime, timedelta
@@ -27,7 +26,7 @@ from app.core.errors import (
     VersionConflict,
 )
 from app.core.records import PlayerRecord
-from app.players.credential_ids import is_grant_id, is_token_id
+from app.players.credential_ids import is_grant_id, is_session_id, is_token_id
 from app.players.last_use import note_use
 from app.players.ports import (
     LEGACY_SESSION,
@@ -51,7 +50,6 @@ DEFAULT_DEVICE = "unnamed device"
 LAST_USED_GRANULARITY = timedelta(hours=1)
 # The route whose retry may be authenticated by the token it replaced (with the same Idempotency-Key).
 ROTATE_ROUTE = "POST /players/me/tokens"
-_SESSION_ID = re.compile(r"^s_[0-9a-f]{16}$")
 _INVALID = ("invalid_token", "the token is not valid")
 
 
@@ -61,10 +59,6 @@ def new_player_id() -> str:
 
 def new_session_id() -> str:
     return f"s_{secrets.token_hex(8)}"
-
-
-def is_session_id(session_id: str) -> bool:
-    return session_id == LEGACY_SESSION or bool(_SESSION_ID.fullmatch(session_id))
 
 
 def _token(player_id: str, session_id: str, secret: str) -> str:

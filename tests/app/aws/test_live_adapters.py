@@ -66,14 +66,14 @@ def test_watches_are_capped_per_connection_and_forgotten_with_it(store: Any) -> 
     assert not store.add_watch("c1", "p_ada", G3, expires_at=LATER, most=2)
     assert store.add_watch("c2", "p_bob", G1, expires_at=LATER, most=2)
     assert not store.add_watch("c9", "p_ada", G1, expires_at=LATER, most=2)  # no such connection
-    assert sorted(store.watchers(G1, now=T0)) == ["c1", "c2"]
+    assert sorted(store.watchers_with_players(G1, now=T0)) == ["c1", "c2"]
     store.remove_watch("c1", G2)
-    assert store.watchers(G2, now=T0) == []
+    assert sorted(store.watchers_with_players(G2, now=T0)) == []
     assert store.add_watch("c1", "p_ada", G3, expires_at=LATER, most=2)  # a place came free
     store.forget("c1")
     store.forget("c1")  # idempotent
-    assert store.watchers(G1, now=T0) == ["c2"]
-    assert store.watchers(G3, now=T0) == []
+    assert sorted(store.watchers_with_players(G1, now=T0)) == ["c2"]
+    assert sorted(store.watchers_with_players(G3, now=T0)) == []
     assert store.connections_of("p_ada", now=T0) == []
     assert store.player_of("c1", now=T0) is None
 

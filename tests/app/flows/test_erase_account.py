@@ -92,7 +92,7 @@ def test_erasing_forgets_the_accounts_live_connections_and_what_they_watch(
 
     # No change of the game reaches the account's sockets, and a frame from one names no player.
     assert services.live.connections_of(me.player_id, now=now) == []
-    assert services.live.watchers(game_id, now=now) == ["theirs"]
+    assert sorted(services.live.watchers_with_players(game_id, now=now)) == ["theirs"]
     assert services.live.player_of("mine-1", now=now) is None
     assert services.live.player_of("theirs", now=now) == other.player_id
 

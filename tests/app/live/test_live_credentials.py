@@ -94,7 +94,7 @@ def test_revoking_a_credential_forgets_the_connections_it_opened_and_no_other() 
     assert connections.forget_revoked(services, player_id, now=T0) == ["c_there"]
 
     assert services.live.connections_of(player_id, now=T0) == ["c_here"]
-    assert services.live.watchers(GAME, now=T0) == ["c_here"]
+    assert sorted(services.live.watchers_with_players(GAME, now=T0)) == ["c_here"]
     # The open socket's next frame is told to reconnect, which its revoked token cannot do.
     answer = on_frame(services, "c_there", '{"action": "watch", "game_id": "' + GAME + '"}', now=T0)
     assert answer["code"] == "connection_unknown"

@@ -71,7 +71,7 @@ def test_a_gone_connection_is_forgotten_and_the_others_are_still_told() -> None:
     ports.live_socket.answers = {"c_gone": Posted.GONE, "c_slow": Posted.FAILED}
     result = tell(ports, Announcement(GAME, 9, ("p_ada", "p_bob", "p_cy")), now=T0)
     assert ports.live.player_of("c_gone", now=T0) is None
-    assert ports.live.watchers(GAME, now=T0) == ["c_fine", "c_slow"]
+    assert sorted(ports.live.watchers_with_players(GAME, now=T0)) == ["c_fine", "c_slow"]
     # Each was tried once; the failing one did not stop the one after it.
     assert sorted(c for c, _ in ports.live_socket.posts) == ["c_fine", "c_gone", "c_slow"]
     assert result.failed  # the queue retries: a repeated signal costs a client a 304

@@ -25,14 +25,19 @@ T0 = 1_780_000_000
 _WHEN = "2026-01-01T00:00:00Z"
 
 
+def session_of(player_id: str) -> str:
+    """The player's one session id, shaped as real ones are (s_ and 16 hex digits)."""
+    return "s_" + player_id[2:].encode().hex().ljust(16, "0")[:16]
+
+
 def signed_up(*player_ids: str, players: MemoryPlayerStore | None = None) -> Services:
-    """Services over memory, where each player has a profile and a session `s_<name>`."""
+    """Services over memory, where each player has a profile and a session (`session_of`)."""
     players = players if players is not None else MemoryPlayerStore()
     sessions = MemorySessionStore(players)
     for player_id in player_ids:
         players.create_player(PlayerRecord(player_id, player_id[2:].title(), "", _WHEN))
-        name = player_id[2:]
-        sessions.create_session(SessionRecord(player_id, f"s_{name}", "phone", "hash", _WHEN, _WHEN, _WHEN))
+        session = SessionRecord(player_id, session_of(player_id), "phone", "hash", _WHEN, _WHEN, _WHEN)
+        sessions.create_session(session)
     return memory_services(players=players, sessions=sessions, live=MemoryLiveStore())
 
 
@@ -41,7 +46,7 @@ PLAYERS = signed_up("p_ada", "p_bob")
 
 def issue_ticket(store: LiveStore, player_id: str, *, now: int) -> Ticket:
     """A ticket taken with the player's session."""
-    return issue(store, player_id, f"s_{player_id[2:]}", now=now)
+    return issue(store, player_id, session_of(player_id), now=now)
 
 
 def connect(

@@ -57,12 +57,12 @@ def test_a_member_watches_a_private_game_and_is_told_its_version(ports: Ports) -
         "game_id": PRIVATE,
         "version": 7,
     }
-    assert ports.live.watchers(PRIVATE, now=T0) == ["c_ada"]
+    assert sorted(ports.live.watchers_with_players(PRIVATE, now=T0)) == ["c_ada"]
     assert send(ports, "c_ada", {"action": "unwatch", "game_id": PRIVATE}) == {
         "type": "unwatched",
         "game_id": PRIVATE,
     }
-    assert ports.live.watchers(PRIVATE, now=T0) == []
+    assert sorted(ports.live.watchers_with_players(PRIVATE, now=T0)) == []
 
 
 def test_a_stranger_watches_a_public_game_but_not_a_private_one(ports: Ports) -> None:
@@ -74,7 +74,7 @@ def test_a_stranger_watches_a_public_game_but_not_a_private_one(ports: Ports) ->
         "message": "this game is private",
         "game_id": PRIVATE,
     }
-    assert ports.live.watchers(PRIVATE, now=T0) == []
+    assert sorted(ports.live.watchers_with_players(PRIVATE, now=T0)) == []
 
 
 def test_an_unknown_game_is_not_found_as_get_would_say(ports: Ports) -> None:

@@ -180,9 +180,6 @@ class DynamoLiveStore(TableAdapter):
             if _live(item, now)
         }
 
-    def watchers(self, game_id: str, *, now: int) -> list[str]:
-        return list(self._items_under(f"LIVE#GAME#{game_id}", now, "player_id"))
-
     def watchers_with_players(self, game_id: str, *, now: int) -> dict[str, str]:
         return self._items_under(f"LIVE#GAME#{game_id}", now, "player_id")
 
