@@ -28,7 +28,13 @@ export function gameScreen(gameId, card = null) {
   const root = h("div", { class: "game" }, h("p", { class: "muted" }, "Loading the game…"));
   const images = new CardImages(api);
   const history = { open: false, rounds: null, version: null };
-  const talk = talkPanel(gameId); // beside the game's root, so its redraws leave the talk's box alone
+  // Beside the game's root, so its redraws leave the talk's box alone. Its look at the talk may be the first
+  // to hear that the seat is gone: the screen says so as the game's own poll would.
+  const talk = talkPanel(gameId, (error) => {
+    if (!lostSeat(error)) return false;
+    noLongerSeated();
+    return true;
+  });
   let game = null;
   let draft = emptyDraft();
   let pendingCard = card;
@@ -73,6 +79,7 @@ export function gameScreen(gameId, card = null) {
   // The host gave this player's seat to a newcomer, or removed them: the API now refuses them the game
   // (403 not_a_member) and always will. Said once, in words, with the way back; nothing keeps polling.
   function noLongerSeated() {
+    if (root.dataset.phase === "gone") return; // the talk and the game's poll may both find out
     poller.stop();
     talk.root.remove();
     ui.showError(null);

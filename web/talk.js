@@ -22,7 +22,9 @@ import {
 } from "./talk_state.js";
 import { act, ui } from "./ui.js";
 
-export function talkPanel(gameId) {
+// `onRefused(error)`: the game screen's say on a refusal that is about the seat, not the talk (a seat given
+// away or removed: 403 not_a_member); true when it took it, so the panel shows no error of its own.
+export function talkPanel(gameId, onRefused = () => false) {
   const { api } = ui;
   const base = `/games/${gameId}`;
   let game = null;
@@ -94,7 +96,9 @@ export function talkPanel(gameId) {
     if (loading || !game || (!force && !shouldRefresh(last, game, Date.now()))) return loading;
     loading = load()
       .catch((error) => {
-        if (!error.signedOut) ui.showError(error);
+        // A load that ends after the screen was left (or the seat lost) has nobody to tell.
+        if (error.signedOut || onRefused(error) || !root.isConnected) return;
+        ui.showError(error);
       })
       .finally(() => {
         loading = null;
