@@ -42,6 +42,7 @@ export function seatRows(game, now) {
     if (onVacation(p, now)) facts.push(`on vacation until ${timeText(p.vacation_until)}`);
     if (p.offered) facts.push("seat offered to a newcomer");
     if (p.leaving) facts.push("leaves at the end of this round");
+    else if (p.departed) facts.push("left Dixit (account deleted): their cards are played for them");
     else if (p.timed_out) facts.push("missed their last move");
     const mayHost = host && p.player_id !== me && Boolean(p.timed_out) && !p.leaving;
     return {
@@ -51,8 +52,14 @@ export function seatRows(game, now) {
       you: p.player_id === me,
       facts,
       deadline: owed?.deadline || null,
+      // A deleted account never answers: more time for it would only hold the table up.
       extend:
-        Boolean(game.you) && Boolean(owed) && p.player_id !== me && !extended.has(p.player_id) && at(owed.deadline) > now,
+        Boolean(game.you) &&
+        Boolean(owed) &&
+        p.player_id !== me &&
+        !p.departed &&
+        !extended.has(p.player_id) &&
+        at(owed.deadline) > now,
       offer: mayHost && !p.offered,
       remove: mayHost && staying - 1 >= MIN_PLAYERS,
       offered: Boolean(p.offered),

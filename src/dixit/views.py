@@ -53,6 +53,8 @@ class PlayerView:
     leaving: bool = False
     # Their last owed move timed out and they have not moved since: the host may offer or remove the seat.
     timed_out: bool = False
+    # Their account was deleted: the seat plays itself out (dixit.departures) and never answers again.
+    departed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +254,7 @@ def view_for(state: GameState, viewer_id: str | None) -> GameView:
                 p.player_id in state.offered,
                 p.player_id in state.leaving,
                 p.missed >= 1,
+                p.player_id in state.departed,
             )
             for p in state.players
         ),

@@ -84,6 +84,15 @@ def test_the_host_may_offer_or_remove_a_deleted_seat_at_once(policy: str) -> Non
     assert act(state, RemovePlayer(HOST, gone)).leaving == [gone]
 
 
+def test_the_view_tells_a_deleted_seat_from_the_others_for_every_viewer() -> None:
+    state = seated_game(4)
+    gone = next(p for p in state.player_ids if p != HOST)
+    state = forget_player(state, gone)
+    for viewer in (HOST, gone, None):
+        seats = {p.player_id: p.departed for p in view_for(state, viewer).players}
+        assert seats == {pid: pid == gone for pid in state.player_ids}
+
+
 def test_a_departed_hosts_role_passes_to_the_longest_seated_player() -> None:
     state = seated_game(5, policy="wait")
     # p2 takes an offered seat: seated later than everyone, whatever its place at the table.

@@ -55,6 +55,12 @@ describe("time and seats", () => {
     assert.deepEqual([row(g, "p-bob").offer, row(g, "p-bob").remove], [true, true]);
     assert.deepEqual([row(g, "p-cy").offer, row(g, "p-cy").remove], [false, false]);
     assert.match(row(g, "p-bob").facts.join(), /missed their last move/);
+    // A deleted account's seat says so (not "missed their last move"), and gets no more time.
+    const gone = game();
+    Object.assign(gone.players[1], { timed_out: true, departed: true });
+    assert.match(row(gone, "p-bob").facts.join(), /left Dixit \(account deleted\)/);
+    assert.doesNotMatch(row(gone, "p-bob").facts.join(), /missed their last move/);
+    assert.deepEqual([row(gone, "p-bob").offer, row(gone, "p-bob").remove, row(gone, "p-bob").extend], [true, true, false]);
     const guest = { ...g, you: { player_id: "p-di" } };
     assert.deepEqual([row(guest, "p-bob").offer, row(guest, "p-bob").remove], [false, false]);
     // Offered already: no second offer, and the seat says so.

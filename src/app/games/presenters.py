@@ -129,6 +129,7 @@ def game_body(
                 "offered": p.offered,
                 "leaving": p.leaving,
                 "timed_out": p.timed_out,
+                "departed": p.departed,
             }
             for p in view.players
         ],

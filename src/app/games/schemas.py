@@ -174,6 +174,12 @@ class SeatOut(Schema):
         False,
         default=False,
     )
+    departed: bool = doc(
+        "Their account was deleted: the seat never answers again, its cards and votes are played for it at "
+        "each deadline, and the host may offer or remove it at once",
+        False,
+        default=False,
+    )
 
 
 class WaitingOut(Schema):

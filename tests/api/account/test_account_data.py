@@ -149,6 +149,9 @@ def test_deleting_the_account_erases_it_and_leaves_the_games_whole(
     # The running game keeps the seat, renamed; the timeout policy plays on for it.
     running = view(a, account["live"])
     assert [p["name"] for p in running["players"]] == [DELETED_PLAYER_NAME, "Player 1", "Player 2"]
+    # The seat says its account is gone, which is not the same as a missed move.
+    assert [p["departed"] for p in running["players"]] == [True, False, False]
+    assert [p["departed"] for p in finished["players"]] == [False, False, False]
     assert running["phase"] == "storytelling"
     # The lobby no longer lists them, and its host is the next seat.
     waiting = view(c, account["lobby"])

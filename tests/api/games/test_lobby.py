@@ -55,6 +55,7 @@ def test_creating_a_game_answers_201_with_the_creator_seated_as_host(players: li
             "offered": False,
             "leaving": False,
             "timed_out": False,
+            "departed": False,
         }
     ]
     assert game["settings"] == {
