@@ -206,7 +206,8 @@ export function gameScreen(gameId, card = null) {
   async function rematchPage(next) {
     if (next.phase !== "finished" || !next.you || !next.rematch_game_id) return undefined;
     try {
-      return await api.call("GET", `/games/${next.rematch_game_id}/preview`);
+      // `lobby` is null until someone opens it: "not yet" is a 200, not a 404 in the console.
+      return (await api.call("GET", `/games/${next.game_id}/rematch`)).lobby;
     } catch (error) {
       if (error.status === 404) return null;
       throw error;

@@ -140,6 +140,7 @@ ROUTES: tuple[Route, ...] = (
     *_routes(
         "games",
         "lobby",
+        ("GET", "/games/{game_id}/rematch", "getRematch", _R),
         ("POST", "/games/{game_id}/rematch", "rematchGame", _P),
         ("POST", "/games/{game_id}/invite", "rotateInvite", _P),
         ("POST", "/games/{game_id}/join", "joinGame", _P, LANE),

@@ -173,6 +173,8 @@ def test_a_host_keeps_a_table_going_from_the_web_vacation_extension_offered_seat
         assert final["phase"] == "finished"
         ada.catch_up()
         ada.page.wait_for_selector(".game[data-phase=finished] #rematch")
+        # Asking whether a rematch is open is no failed load in the console when none is yet.
+        assert [e for e in ada.console_errors if "rematch" in e or "preview" in e] == []
         ada.page.click("#rematch")
         ada.page.wait_for_selector(".game[data-phase=lobby]")
         lobby_id = ada.game_id
@@ -183,6 +185,7 @@ def test_a_host_keeps_a_table_going_from_the_web_vacation_extension_offered_seat
         eve.page.wait_for_selector(".game[data-phase=lobby]")
         di.open(client)
         di.page.wait_for_selector(f"[data-rematch='{game_id}']")
+        assert [e for e in di.console_errors if "404" in e] == [], di.console_errors
         di.assert_accessible("the games list with a rematch to join")
         di.page.click(f"[data-rematch='{game_id}']")
         di.page.wait_for_selector(".game[data-phase=lobby]")

@@ -149,11 +149,21 @@ class WebPlayer:
     keyboard_only: bool = False
     page: Page = field(init=False)
     errors: list[str] = field(default_factory=list)
+    # What the console said was an error, with the resource it names (a failed load: "… status of 404").
+    console_errors: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.page = self.context.new_page()
         self.page.set_default_timeout(STEP_TIMEOUT_MS)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on(
+            "console",
+            lambda message: (
+                self.console_errors.append(f"{message.text} {message.location.get('url', '')}")
+                if message.type == "error"
+                else None
+            ),
+        )
 
     # --- reading the page -------------------------------------------------------------------------------
 

@@ -83,7 +83,8 @@ export function inboxScreen() {
     const finished = games.filter((g) => g.phase === "finished" && g.rematch_game_id && !rematches.has(g.game_id));
     for (const g of finished.slice(0, REMATCHES_LOOKED_UP)) {
       try {
-        rematches.set(g.game_id, await api.call("GET", `/games/${g.rematch_game_id}/preview`));
+        // The rematch's own resource: `lobby` is null until someone opens it (no 404 in the console).
+        rematches.set(g.game_id, (await api.call("GET", `/games/${g.game_id}/rematch`)).lobby);
       } catch (error) {
         if (error.status !== 404) throw error;
         rematches.set(g.game_id, null);

@@ -25,17 +25,34 @@ from dixit.moves import Join
 from dixit.state import Phase
 
 
+def rematch_lobby(services: Games, player: PlayerRecord, game_id: str) -> tuple[str, GameRecord | None]:
+    """The rematch lobby's id for the finished game `game_id`, and the lobby once someone opened it.
+
+    Asked by the finished game's players (Forbidden `not_a_member`) once it is over (Conflict
+    `game_not_finished`), the same as opening it: the answer to "is there a rematch to join?" without
+    a 404 for the usual "not yet".
+    """
+    finished = _finished_game_of(services, player, game_id)
+    lobby_id = rematch_id(finished.game_id)
+    return lobby_id, services.games.load_game(lobby_id)
+
+
+def _finished_game_of(services: Games, player: PlayerRecord, game_id: str) -> GameRecord:
+    finished = games.load_game(services, game_id)
+    if finished.state.player(player.player_id) is None:
+        raise Forbidden("not_a_member", "only the players of a game may ask for its rematch")
+    if finished.state.phase is not Phase.FINISHED:
+        raise Conflict("game_not_finished", "a rematch opens once the game is over")
+    return finished
+
+
 def rematch(services: Playing, player: PlayerRecord, game_id: str) -> games.Played:
     """The rematch lobby of the finished game `game_id`, with `player` seated in it.
 
     Only the finished game's players may ask (Forbidden `not_a_member`), and only once it is over
     (Conflict `game_not_finished`).
     """
-    finished = games.load_game(services, game_id)
-    if finished.state.player(player.player_id) is None:
-        raise Forbidden("not_a_member", "only the players of a game may ask for its rematch")
-    if finished.state.phase is not Phase.FINISHED:
-        raise Conflict("game_not_finished", "a rematch opens once the game is over")
+    finished = _finished_game_of(services, player, game_id)
     lobby_id = rematch_id(game_id)
     lobby = services.games.load_game(lobby_id)
     if lobby is None:

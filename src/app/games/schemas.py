@@ -399,6 +399,15 @@ class GamePreview(Schema):
     you_are_in: bool = doc("Whether you are seated in it already", False)
 
 
+class RematchOut(Schema):
+    """A finished game's rematch, as its players may read it: whether it was opened yet, and its lobby."""
+
+    rematch_game_id: str = doc("The rematch lobby's id, the same for every player (open or not yet)", GAME_ID)
+    lobby: GamePreview | None = doc(
+        "The rematch lobby's join page (who opened it, who is in); null until a player opens it", None
+    )
+
+
 class Inbox(Schema):
     games: list[InboxGame] = doc("Active games, most urgent first; or finished ones, newest first", [])
     next_cursor: str | None = doc(

@@ -15,7 +15,7 @@ from app.games import play as games
 from app.games.card_descriptions import card_descriptions
 from app.games.presented import game_preview, open_game, round_result
 from app.games.presenters import names_in
-from app.games.schemas import CreateGame, GameOut, GamePreview, OpenGames, Rounds
+from app.games.schemas import CreateGame, GameOut, GamePreview, OpenGames, RematchOut, Rounds
 from handlers.http import (
     POLL_HEADERS,
     Adapters,
@@ -137,6 +137,21 @@ def rounds(game_id: str, player: Caller, adapters: Adapters) -> Response[Rounds]
     record, results = games.list_rounds(adapters, player, check_game_id(game_id))
     names, described = names_in(record.state), card_descriptions(adapters, record)
     return json_response(Rounds(rounds=[round_result(r, names, adapters.images, described) for r in results]))
+
+
+@endpoint(
+    "getRematch",
+    summary="A finished game's rematch: its lobby's id, and its join page once a player opened it",
+    description="For the finished game's players. `lobby` is null until one of them opens the rematch "
+    "(`POST /games/{game_id}/rematch`); then it is the lobby's join page: who opened it and who is in.",
+    **answers({200: {"description": "The rematch, opened or not yet"}}, 401, 403, 404, 409),
+)
+def get_rematch(game_id: str, player: Caller, adapters: Adapters) -> Response[RematchOut]:
+    from app.games import rematch as rematches  # once a game: not worth every cold start's import
+
+    lobby_id, lobby = rematches.rematch_lobby(adapters, player, check_game_id(game_id))
+    preview = None if lobby is None else game_preview(lobby, player.player_id)
+    return json_response(RematchOut(rematch_game_id=lobby_id, lobby=preview))
 
 
 @endpoint("rematchGame",

@@ -189,10 +189,18 @@ def test_two_rematch_calls_answer_one_lobby(players: list[Client], clock: Clock)
     # Before anyone opens it, its page says there is none; once opened, the finished game's players may
     # read who opened it (the lobby is private, and they hold no invite code), and nobody else may.
     assert_problem(players[2].get(f"/games/{invited}/preview"), 404, "game_not_found")
+    # The rematch's own resource answers "not yet" without a 404 (a browser logs every 404 it fetched).
+    before = players[2].get(f"/games/{game_id}/rematch")
+    assert before.status == 200, before.raw
+    assert before.body == {"rematch_game_id": invited, "lobby": None}
     one = players[1].post(f"/games/{game_id}/rematch")
     page = players[2].get(f"/games/{invited}/preview")
     assert page.status == 200, page.raw
     assert (page.body["host_name"], page.body["joinable"]) == (players[1].name, True)
+    after = players[2].get(f"/games/{game_id}/rematch")
+    assert after.status == 200, after.raw
+    assert after.body == {"rematch_game_id": invited, "lobby": page.body}
+    assert_problem(players[5].get(f"/games/{game_id}/rematch"), 403, "not_a_member")
     assert_problem(players[5].get(f"/games/{invited}/preview"), 403, "invite_required")
     two = players[2].post(f"/games/{game_id}/rematch")
     assert one.status == two.status == 200, (one.raw, two.raw)

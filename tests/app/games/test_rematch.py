@@ -11,7 +11,7 @@ from app.core.errors import Conflict, Forbidden
 from app.core.records import Visibility
 from app.games import play as games
 from app.games import quotas
-from app.games.rematch import rematch
+from app.games.rematch import rematch, rematch_lobby
 from app.games.rematch_ids import rematch_id
 from app.players import accounts as players
 from app.services import Services
@@ -57,15 +57,32 @@ def test_two_rematch_calls_answer_one_lobby_with_both_callers_seated(services: S
     assert lobby.visibility is old.visibility
 
 
-def test_only_the_players_of_a_finished_game_may_ask_for_its_rematch(services: Services) -> None:
+@pytest.mark.parametrize("ask", [rematch, rematch_lobby])
+def test_only_the_players_of_a_finished_game_may_ask_for_its_rematch(services: Services, ask: Any) -> None:
     game_id, _ = finished(services)
     stranger = players.register(services, "Stranger")[0]
     with pytest.raises(Forbidden):
-        rematch(services, stranger, game_id)
+        ask(services, stranger, game_id)
     record, accounts = started(services, 3)
     with pytest.raises(Conflict) as error:
-        rematch(services, accounts[0], record.game_id)
+        ask(services, accounts[0], record.game_id)
     assert error.value.code == "game_not_finished"
+
+
+def test_the_rematch_is_told_as_not_opened_then_as_its_lobby(services: Services) -> None:
+    game_id, (first, second, _) = finished(services)
+    assert rematch_lobby(services, second, game_id) == (rematch_id(game_id), None)
+    rematch(services, first, game_id)
+    lobby_id, lobby = rematch_lobby(services, second, game_id)
+    assert lobby_id == rematch_id(game_id)
+    assert lobby is not None
+    assert (lobby.game_id, lobby.state.host_id, lobby.state.player_ids) == (
+        lobby_id,
+        first.player_id,
+        [first.player_id],
+    )
+    # Reading it seats nobody.
+    assert games.load_game(services, lobby_id).state.player_ids == [first.player_id]
 
 
 def test_a_rematch_lost_to_a_concurrent_create_joins_the_lobby_that_won(services: Services) -> None:
