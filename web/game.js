@@ -242,6 +242,7 @@ export function gameScreen(gameId, card = null) {
   });
   live = new LiveGame(api, gameId, () => poller.now())
     .on("messages.changed", (message) => message.game_id === gameId && talk.refresh())
+    .on("reactions.changed", (message) => message.game_id === gameId && talk.refreshReactions())
     .start();
   poller.also(() => live.stop());
   return [root, talk.root];

@@ -90,16 +90,18 @@ export function talkPanel(gameId, onRefused = () => false) {
     draw();
   }
 
+  // A load that ends after the screen was left (or the seat lost) has nobody to tell.
+  function told(error) {
+    if (error.signedOut || onRefused(error) || !root.isConnected) return;
+    ui.showError(error);
+  }
+
   // Asks again only when the game moved on, or a while after it last asked; errors stay in the panel's
   // own line, so a failed look at the talk never stops the game's polling.
   function refresh(force = false) {
     if (loading || !game || (!force && !shouldRefresh(last, game, Date.now()))) return loading;
     loading = load()
-      .catch((error) => {
-        // A load that ends after the screen was left (or the seat lost) has nobody to tell.
-        if (error.signedOut || onRefused(error) || !root.isConnected) return;
-        ui.showError(error);
-      })
+      .catch(told)
       .finally(() => {
         loading = null;
       });
@@ -316,5 +318,16 @@ export function talkPanel(gameId, onRefused = () => false) {
     },
     // For a live channel that hears of new messages: ask now.
     refresh: () => refresh(true),
+    // For a live channel that hears a reaction set or taken back: the reactions alone, asked now.
+    refreshReactions() {
+      if (!game?.last_round) return;
+      api
+        .call("GET", `${base}/reactions`)
+        .then((answer) => {
+          reactions = answer.reactions;
+          drawReactions();
+        })
+        .catch(told);
+    },
   };
 }

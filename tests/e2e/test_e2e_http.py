@@ -64,6 +64,12 @@ class HttpClient(Client):
     ) -> Reply:
         return self._send("POST", path, body, headers=self.auth(headers))
 
+    def put(self, path: str, body: Any = None, *, headers: dict[str, str] | None = None) -> Reply:
+        return self._send("PUT", path, body, headers=self.auth(headers))
+
+    def delete(self, path: str, *, headers: dict[str, str] | None = None) -> Reply:
+        return self._send("DELETE", path, headers=self.auth(headers))
+
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:

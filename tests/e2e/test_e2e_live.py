@@ -1,7 +1,8 @@
 """End to end: the live channel on `python -m local_stack serve`, two players at one table each with a
 socket watching the game, polling off: a move by one reaches the other as `game.changed` within a second
 of the move's HTTP answer; closing one socket leaves the other working; a replayed ticket is refused and
-a stranger cannot watch a private game."""
+a stranger cannot watch a private game; a reaction set or taken back reaches the watcher as
+`reactions.changed`."""
 
 from __future__ import annotations
 
@@ -148,3 +149,27 @@ def test_bad_frames_get_error_frames_and_the_socket_stays_open(stack: Served) ->
             assert (answer["type"], answer["code"]) == ("error", code), answer
         socket.send(json.dumps({"action": "ping"}))
         assert frame(socket) == {"type": "pong"}
+
+
+def test_a_reaction_reaches_the_other_players_socket(stack: Served) -> None:
+    ada, bob, cy = (HttpClient(name, base_url=stack.api_url).register() for name in ("Rae", "Sol", "Tam"))
+    created = ada.post("/games", {"visibility": "private"})
+    game_id, invite = created.body["game_id"], created.body["invite_code"]
+    for guest in (bob, cy):
+        assert guest.post(f"/games/{game_id}/join", {"invite_code": invite}).status == 200
+    said = ada.post(f"/games/{game_id}/messages", {"text": "who brought the snacks?"})
+    assert said.status == 201, said.raw
+    target = said.body["message_id"]
+    with open_socket(ada) as socket:
+        assert watch(socket, game_id)["type"] == "watching"
+        drain(socket)
+        for change in (
+            lambda: bob.put(f"/games/{game_id}/reactions/{target}", {"reaction": "laugh"}),
+            lambda: bob.delete(f"/games/{game_id}/reactions/{target}"),
+        ):
+            assert change().status in (200, 204)
+            answered = time.monotonic()
+            while (message := frame(socket, seconds=10))["type"] != "reactions.changed":
+                pass
+            assert message == {"type": "reactions.changed", "game_id": game_id, "target": target}
+            assert time.monotonic() - answered < WITHIN_SECONDS + 1

@@ -2,7 +2,8 @@
 `message.posted` copies in the other players' feeds (app.feed), then their webhooks' deliveries
 (app.webhooks), for each player but those who muted its author, then the live channel's
 `messages.changed` for the connections watching the game (app.live; a host hiding a message says it too).
-No push and no mail: talk is for the table, not for anyone's phone at night.
+A reaction set or taken back is told to those connections alone (`reactions.changed`): no feed, no
+webhook. No push and no mail: talk is for the table, not for anyone's phone at night.
 
 The message is stored first, and once it is, the poster gets their 201 whatever happens next: a feed
 or queue fault then is logged and counted (`TalkNotTold`), never answered as an error, since a client
@@ -18,9 +19,9 @@ from app.core.telemetry import count, logger
 from app.feed import feed
 from app.feed.events import message_events
 from app.flows.bundles import TalkPorts
-from app.live.signals import talk_announcement
-from app.talk import messages, reports
-from app.talk.records import MessageRecord
+from app.live.signals import Announcement, reactions_announcement, talk_announcement
+from app.talk import messages, reactions, reports
+from app.talk.records import MessageRecord, ReactionRecord
 from app.webhooks.dispatch import enqueue_events
 from dixit.state import Phase
 
@@ -56,15 +57,35 @@ def hide_and_tell(ports: TalkPorts, host: PlayerRecord, game_id: str, message_id
     announce_live(ports, game_id, message_id, hidden=True)
 
 
+def react_and_tell(
+    ports: TalkPorts, player: PlayerRecord, game_id: str, target: str, reaction: str
+) -> ReactionRecord:
+    """Set the player's reaction; the clients watching the table refetch the reactions."""
+    record = reactions.react(ports, player, game_id, target, reaction)
+    _queue_live(ports, reactions_announcement(game_id, target))
+    return record
+
+
+def unreact_and_tell(ports: TalkPorts, player: PlayerRecord, game_id: str, target: str) -> None:
+    """Take the player's reaction back; the clients watching the table refetch the reactions."""
+    reactions.unreact(ports, player, game_id, target)
+    _queue_live(ports, reactions_announcement(game_id, target))
+
+
 def announce_live(ports: TalkPorts, game_id: str, message_id: str, *, hidden: bool = False) -> None:
-    """One message on the live queue: the sender tells the game's watchers its talk changed. Best effort,
-    like the feed's copies: the message stands, and a client polling or refetching later reads it."""
+    """One message on the live queue: the sender tells the game's watchers its talk changed."""
+    _queue_live(ports, talk_announcement(game_id, message_id, hidden=hidden))
+
+
+def _queue_live(ports: TalkPorts, change: Announcement) -> None:
+    """Best effort, like the feed's copies: the message or reaction stands, and a client polling or
+    refetching later reads it."""
     if not ports.live_queue.configured():
         return
     try:
-        refused = ports.live_queue.send([talk_announcement(game_id, message_id, hidden=hidden).to_json()])
+        refused = ports.live_queue.send([change.to_json()])
     except (StoreUnavailable, RuntimeError):
         refused = ["unsent"]
     if refused:
-        logger.warning("talk not announced live", extra={"game_id": game_id})
+        logger.warning("talk not announced live", extra={"game_id": change.game_id, "kind": change.kind})
         count("TalkNotLive")

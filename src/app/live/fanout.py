@@ -16,7 +16,16 @@ from collections import Counter
 
 from app.core.records import Visibility
 from app.live.ports import Posted, Telling
-from app.live.signals import TALK, Announcement, encoded, game_changed, inbox_changed, messages_changed
+from app.live.signals import (
+    REACTIONS,
+    TALK,
+    Announcement,
+    encoded,
+    game_changed,
+    inbox_changed,
+    messages_changed,
+    reactions_changed,
+)
 from dixit.lean_dataclass import dataclass
 
 
@@ -32,8 +41,10 @@ class Told:
 def tell(ports: Telling, change: Announcement, *, now: int) -> Told:
     store = ports.live
     watchers = _readers(ports, change.game_id, now=now)
-    if change.kind == TALK:
-        talk_message = encoded(messages_changed(change.game_id, change.message_id))
+    if change.kind in (TALK, REACTIONS):
+        # Only those watching the game hear of its talk: nobody's games list changed.
+        said = messages_changed if change.kind == TALK else reactions_changed
+        talk_message = encoded(said(change.game_id, change.message_id))
         return _post(ports, [(connection, talk_message) for connection in watchers])
     game_message = encoded(game_changed(change.game_id, change.version))
     posts = [(connection, game_message) for connection in watchers]

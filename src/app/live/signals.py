@@ -14,6 +14,8 @@ The message types are an open set, `<thing>.changed` with the ids a client needs
 
 - `{"type": "messages.changed", "game_id", "message_id"}` to each connection watching the game: its
   table talk changed (a message posted or hidden); the client refetches the messages it may read.
+- `{"type": "reactions.changed", "game_id", "target"}` to each connection watching the game: a reaction
+  to that round or message was set or taken back; the client refetches the table's reactions.
 
 A client ignores a type it does not know, so a feature may add its own without breaking older clients.
 """
@@ -21,20 +23,23 @@ A client ignores a type it does not know, so a feature may add its own without b
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 from dixit.lean_dataclass import dataclass
 from dixit.state import GameState
 
-# What an announcement is of: the game itself, or its table talk.
+# What an announcement is of: the game itself, its table talk, or the reactions at its table.
 GAME = "game"
 TALK = "talk"
+REACTIONS = "reactions"
 
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """One change of a game (or of its table talk: `kind` TALK, `message_id` the message posted or
-    hidden), as the live queue carries it."""
+    hidden; or of a reaction: `kind` REACTIONS, `message_id` the round or message reacted to), as the
+    live queue carries it."""
 
     game_id: str
     version: int
@@ -44,8 +49,8 @@ class Announcement:
 
     @property
     def dedupe_id(self) -> str:
-        if self.kind == TALK:
-            return f"{self.game_id}:{self.message_id}:{self.version}:talk"
+        if self.kind != GAME:
+            return f"{self.game_id}:{self.message_id}:{self.version}:{self.kind}"
         return f"{self.game_id}:{self.version}:live"
 
     def to_json(self) -> str:
@@ -67,7 +72,7 @@ class Announcement:
             raise ValueError("members is a list of player ids")
         # A message without a kind was queued before talk had signals: a game's change.
         kind = str(data.get("kind", GAME))
-        if kind not in (GAME, TALK):
+        if kind not in (GAME, TALK, REACTIONS):
             raise ValueError(f"no announcement kind {kind[:20]}")
         return cls(
             str(data["game_id"]), int(data["version"]), tuple(members), kind, str(data.get("message_id", ""))
@@ -91,6 +96,17 @@ def talk_announcement(game_id: str, message_id: str, *, hidden: bool = False) ->
     """A message posted at the game's table (or hidden by its host: a second signal for one message).
     Only those watching the game hear of it: nobody's games list changes."""
     return Announcement(game_id, 1 if hidden else 0, (), TALK, message_id)
+
+
+def reactions_announcement(game_id: str, target: str) -> Announcement:
+    """A reaction to `target` (`round-<n>` or a message id) set or taken back at the game's table. A
+    number of its own (where a game's change has its version) keeps two changes to one target two
+    signals."""
+    return Announcement(game_id, secrets.randbits(31), (), REACTIONS, target)
+
+
+def reactions_changed(game_id: str, target: str) -> dict[str, Any]:
+    return {"type": "reactions.changed", "game_id": game_id, "target": target}
 
 
 def messages_changed(game_id: str, message_id: str) -> dict[str, Any]:

@@ -110,7 +110,7 @@ def listing(
 def react(
     game_id: str, target: Annotated[str, Path(max_length=32)], body: React, player: Caller, adapters: Adapters
 ) -> Response[ReactionOut]:
-    record = reactions.react(adapters, player, check_game_id(game_id), target, body.reaction)
+    record = table_talk.react_and_tell(adapters, player, check_game_id(game_id), target, body.reaction)
     return json_response(reaction_out(record))
 
 
@@ -122,7 +122,7 @@ def react(
 def unreact(
     game_id: str, target: Annotated[str, Path(max_length=32)], player: Caller, adapters: Adapters
 ) -> Response[None]:
-    reactions.unreact(adapters, player, check_game_id(game_id), target)
+    table_talk.unreact_and_tell(adapters, player, check_game_id(game_id), target)
     return done()
 
 

@@ -13,7 +13,7 @@ from app.core.records import GameStamp, Visibility
 from app.flows.game_change import GameChange, LiveNotQueued, announce_live
 from app.live.fanout import tell
 from app.live.ports import Posted
-from app.live.signals import Announcement, announcement, talk_announcement
+from app.live.signals import Announcement, announcement, reactions_announcement, talk_announcement
 from dixit.state import GameState
 from tests.fakes.live import MemoryLiveQueue, MemoryLiveStore, RecordingLiveSocket
 
@@ -149,6 +149,16 @@ def test_table_talk_is_told_to_the_games_watchers_alone() -> None:
     queued = talk_announcement(GAME, "m_1")
     result = tell(ports, Announcement.from_json(queued.to_json()), now=T0)
     assert told(ports) == [("c_ada", {"type": "messages.changed", "game_id": GAME, "message_id": "m_1"})]
+    assert result.outcomes[Posted.SENT] == 1
+
+
+def test_a_reaction_is_told_to_the_games_watchers_alone_with_its_target() -> None:
+    ports = Ports()
+    connected(ports, "c_ada", "p_ada", GAME)
+    connected(ports, "c_bob", "p_bob")  # a member on another screen: their games list did not change
+    queued = reactions_announcement(GAME, "round-2")
+    result = tell(ports, Announcement.from_json(queued.to_json()), now=T0)
+    assert told(ports) == [("c_ada", {"type": "reactions.changed", "game_id": GAME, "target": "round-2"})]
     assert result.outcomes[Posted.SENT] == 1
 
 

@@ -7,8 +7,9 @@ import json
 
 import pytest
 
+from app.core.errors import Forbidden
 from app.feed import feed
-from app.flows.table_talk import hide_and_tell, post_and_tell
+from app.flows.table_talk import hide_and_tell, post_and_tell, react_and_tell, unreact_and_tell
 from app.services import Services
 from app.webhooks import ssrf
 from app.webhooks.subscriptions import subscribe
@@ -107,3 +108,25 @@ def test_a_message_stands_when_the_live_queue_refuses_its_signal(services: Servi
     said = post_and_tell(services, ada, record.game_id, "hello")
     page = services.talk.list_messages(record.game_id, before="", limit=5)
     assert [m.message_id for m in page] == [said.message_id]
+
+
+def test_the_clients_watching_the_table_hear_each_reaction_set_and_taken_back(services: Services) -> None:
+    record, (ada, bob, cy) = started(services, 3)
+    live = services.live_queue
+    assert isinstance(live, MemoryLiveQueue)
+    said = post_and_tell(services, ada, record.game_id, "mine is the boat")
+    live.sent.clear()
+    react_and_tell(services, bob, record.game_id, said.message_id, "laugh")
+    react_and_tell(services, cy, record.game_id, said.message_id, "laugh")
+    unreact_and_tell(services, bob, record.game_id, said.message_id)
+    signals = [json.loads(body) for body in live.sent]
+    assert [(s["kind"], s["game_id"], s["message_id"], s["members"]) for s in signals] == [
+        ("reactions", record.game_id, said.message_id, []),
+    ] * 3
+    # Three changes to one target are three signals, not one deduplicated away.
+    assert len({s["id"] for s in signals}) == 3
+    # A refused reaction (not seated) says nothing.
+    stranger = started(services, 3)[1][0]
+    with pytest.raises(Forbidden):
+        react_and_tell(services, stranger, record.game_id, said.message_id, "wow")
+    assert len(live.sent) == 3
