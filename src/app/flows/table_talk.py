@@ -67,9 +67,11 @@ def react_and_tell(
 
 
 def unreact_and_tell(ports: TalkPorts, player: PlayerRecord, game_id: str, target: str) -> None:
-    """Take the player's reaction back; the clients watching the table refetch the reactions."""
-    reactions.unreact(ports, player, game_id, target)
-    _queue_live(ports, reactions_announcement(game_id, target))
+    """Take the player's reaction back; the clients watching the table refetch the reactions. Nothing
+    taken back tells nobody: a DELETE is not rate-limited as a reaction is, so only a change, which
+    needs a reaction first, reaches the other players' sockets."""
+    if reactions.unreact(ports, player, game_id, target):
+        _queue_live(ports, reactions_announcement(game_id, target))
 
 
 def announce_live(ports: TalkPorts, game_id: str, message_id: str, *, hidden: bool = False) -> None:

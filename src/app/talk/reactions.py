@@ -49,10 +49,11 @@ def react(ports: Talking, player: PlayerRecord, game_id: str, target: str, react
     return record
 
 
-def unreact(ports: Talking, player: PlayerRecord, game_id: str, target: str) -> None:
-    """Take the player's reaction to the target back (nothing to take back is fine: the same end)."""
+def unreact(ports: Talking, player: PlayerRecord, game_id: str, target: str) -> bool:
+    """Take the player's reaction to the target back (nothing to take back is fine: the same end).
+    True when there was one."""
     _seated(ports, player, game_id)
-    ports.talk.remove_reaction(game_id, target, player.player_id)
+    return ports.talk.remove_reaction(game_id, target, player.player_id)
 
 
 @dataclass(frozen=True, slots=True)
