@@ -142,23 +142,25 @@ def test_without_a_live_queue_nothing_is_announced() -> None:
     assert ports.live_queue.sent == []
 
 
-def test_table_talk_is_told_to_the_games_watchers_alone() -> None:
+@pytest.mark.parametrize(
+    ("queued", "frame"),
+    [
+        (talk_announcement(GAME, "m_1"), {"type": "messages.changed", "game_id": GAME, "message_id": "m_1"}),
+        (
+            reactions_announcement(GAME, "round-2"),
+            {"type": "reactions.changed", "game_id": GAME, "target": "round-2"},
+        ),
+    ],
+    ids=["message", "reaction"],
+)
+def test_table_talk_and_reactions_are_told_to_the_games_watchers_alone(
+    queued: Announcement, frame: dict[str, object]
+) -> None:
     ports = Ports()
     connected(ports, "c_ada", "p_ada", GAME)
     connected(ports, "c_bob", "p_bob")  # a member on another screen: their games list did not change
-    queued = talk_announcement(GAME, "m_1")
     result = tell(ports, Announcement.from_json(queued.to_json()), now=T0)
-    assert told(ports) == [("c_ada", {"type": "messages.changed", "game_id": GAME, "message_id": "m_1"})]
-    assert result.outcomes[Posted.SENT] == 1
-
-
-def test_a_reaction_is_told_to_the_games_watchers_alone_with_its_target() -> None:
-    ports = Ports()
-    connected(ports, "c_ada", "p_ada", GAME)
-    connected(ports, "c_bob", "p_bob")  # a member on another screen: their games list did not change
-    queued = reactions_announcement(GAME, "round-2")
-    result = tell(ports, Announcement.from_json(queued.to_json()), now=T0)
-    assert told(ports) == [("c_ada", {"type": "reactions.changed", "game_id": GAME, "target": "round-2"})]
+    assert told(ports) == [("c_ada", frame)]
     assert result.outcomes[Posted.SENT] == 1
 
 
