@@ -175,8 +175,9 @@ class SeatOut(Schema):
         default=False,
     )
     departed: bool = doc(
-        "Their account was deleted: the seat never answers again, its cards and votes are played for it at "
-        "each deadline, and the host may offer or remove it at once",
+        "Their account was deleted while the game was in play: the seat never answers again, its cards and "
+        "votes are played for it at each deadline, and the host may offer or remove it at once (a seat "
+        "deleted after the game ended is only renamed)",
         False,
         default=False,
     )
