@@ -13,7 +13,7 @@ const PHASE_TITLES = {
 };
 
 const END_REASONS = {
-  target_score: (g) => `Someone reached the target score of ${g.settings?.target_score ?? ""} points.`,
+  target_score: (g) => `Someone reached the target score of ${plural(g.settings?.target_score ?? 30, "point")}.`,
   deck_exhausted: () => "The draw pile ran out: there were not enough cards for another round.",
   everyone_left: () => "Everyone else left the game.",
   abandoned: () => "No round could be scored during a whole turn of storytellers: the game was abandoned.",
@@ -26,7 +26,7 @@ export function listOf(names) {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-function plural(n, word) {
+export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 

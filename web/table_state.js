@@ -42,7 +42,7 @@ export function seatRows(game, now) {
     if (onVacation(p, now)) facts.push(`on vacation until ${timeText(p.vacation_until)}`);
     if (p.offered) facts.push("seat offered to a newcomer");
     if (p.leaving) facts.push("leaves at the end of this round");
-    else if (p.departed) facts.push("left Dixit (account deleted): their cards are played for them");
+    else if (p.departed) facts.push("left Dixit (account deleted): their moves are played for them at each deadline");
     else if (p.timed_out) facts.push("missed their last move");
     const mayHost = host && p.player_id !== me && Boolean(p.timed_out) && !p.leaving;
     return {

@@ -293,6 +293,9 @@ describe("the game screen", () => {
     assert.equal(state.winnerText(end(["p-bob", "p-cy"]), NameOf), "Bob and Cy share the win!");
     assert.equal(state.winnerText(end([]), NameOf), "The game is over.");
     assert.equal(state.endReasonText(end([], "target_score")), "Someone reached the target score of 10 points.");
+    const one = end([], "target_score");
+    one.settings = { ...one.settings, target_score: 1 };
+    assert.equal(state.endReasonText(one), "Someone reached the target score of 1 point.");
     assert.equal(state.endReasonText(end([], "something_new")), "something_new");
     assert.equal(state.endReasonText(end([])), null);
   });

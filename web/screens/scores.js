@@ -1,7 +1,7 @@
 // The players (in the lobby) or the scores, with who tells and who is still to play this round.
 
 import { h } from "../dom.js";
-import { scoreboard } from "../state.js";
+import { plural, scoreboard } from "../state.js";
 
 export function scores({ game }) {
   const board = scoreboard(game);
@@ -9,7 +9,7 @@ export function scores({ game }) {
     "section",
     { "aria-label": "Scores" },
     h("h2", {}, board.heading),
-    h("p", { class: "small muted" }, `First to ${board.target} points wins.`),
+    h("p", { class: "small muted" }, `First to ${plural(board.target, "point")} wins.`),
     h(
       "ol",
       { class: "scores" },

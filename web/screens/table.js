@@ -129,7 +129,7 @@ export function table({ game }, view) {
   const explain = [
     rows.some((r) => r.extend) ? "+24 h gives a player the game waits on a day more, once per move." : null,
     host && rows.some((r) => r.offer || r.remove)
-      ? "A player who missed their last move: offer their seat to a newcomer (cards and score included), or remove them at the end of the round."
+      ? "A player who missed their last move or left Dixit: offer their seat to a newcomer (cards and score included), or remove them at the end of the round."
       : null,
   ].filter(Boolean);
   return h(
