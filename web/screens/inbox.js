@@ -64,7 +64,13 @@ function openItem(game) {
     h(
       "a",
       { class: "game-link", href: `#/join/${game.game_id}` },
-      h("strong", {}, `${game.rules === "odyssey" ? "Odyssey" : "Classic"} · ${game.player_count} of ${game.max_players} seats taken`),
+      // A titled lobby is named by its title, as the player's own games are (inbox_state.gameName).
+      game.title ? h("strong", { class: "game-name" }, game.title) : null,
+      h(
+        game.title ? "span" : "strong",
+        {},
+        `${game.rules === "odyssey" ? "Odyssey" : "Classic"} · ${game.player_count} of ${game.max_players} seats taken`,
+      ),
       h("span", { class: "muted" }, (game.player_names || []).join(", ")),
     ),
   );

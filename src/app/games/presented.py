@@ -52,6 +52,7 @@ def open_game(record: GameRecord) -> OpenGameOut:
     state = record.state
     return OpenGameOut(
         game_id=state.game_id,
+        title=state.settings.title,
         rules=state.settings.rules.value,
         host_id=state.host_id,
         player_count=len(state.players),

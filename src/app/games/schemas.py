@@ -326,6 +326,7 @@ class GameOut(Schema):
 
 class OpenGameOut(Schema):
     game_id: str = doc("The game's id", GAME_ID)
+    title: str | None = doc("The title the host gave the game; null if none", None, default=None)
     rules: str = doc("classic or odyssey", "classic")
     host_id: str = doc("Who created it", PLAYER_ID)
     player_count: int = doc("Seats taken", 2)

@@ -162,6 +162,7 @@ def test_the_open_list_shows_public_lobbies_only(players: list[Client]) -> None:
     [entry] = listed
     assert entry == {
         "game_id": public,
+        "title": None,
         "rules": "classic",
         "host_id": players[0].player_id,
         "player_count": 1,
@@ -169,6 +170,12 @@ def test_the_open_list_shows_public_lobbies_only(players: list[Client]) -> None:
         "max_players": 6,
         "created_at": entry["created_at"],
     }
+
+
+def test_the_open_list_names_a_lobby_by_its_title(players: list[Client]) -> None:
+    titled = create_game(players[0], title="Friday night")
+    [entry] = players[2].get("/games").body["games"]
+    assert (entry["game_id"], entry["title"]) == (titled, "Friday night")
 
 
 def test_the_open_list_defaults_to_open_games(players: list[Client]) -> None:
