@@ -17,17 +17,27 @@ from app.talk.messages import MESSAGE_ID
 from app.talk.ports import Talking
 from app.talk.records import ReactionRecord
 from dixit.lean_dataclass import dataclass
-from dixit.state import GameState
+from dixit.state import GameState, Phase
 from dixit.table_talk import check_reaction, check_round_target, check_talk, revealed_round_of
 
 
 def _check_target(ports: Talking, state: GameState, target: str) -> None:
     number = revealed_round_of(target)
     if number is not None:
+        last = state.last_round
+        if state.phase is Phase.FINISHED and (last is None or number > last.number):
+            # Not "not revealed yet" (409, come back later): a finished game plays no more rounds.
+            raise _no_target(target)
         check_round_target(state, number)
         return
-    if not MESSAGE_ID.fullmatch(target) or ports.talk.get_message(state.game_id, target) is None:
-        raise NotFound("reaction_target_not_found", f"there is no revealed round or message {target!r} here")
+    message = ports.talk.get_message(state.game_id, target) if MESSAGE_ID.fullmatch(target) else None
+    # A message the host hid is read by nobody any more: nothing to react to.
+    if message is None or message.hidden_by_host:
+        raise _no_target(target)
+
+
+def _no_target(target: str) -> NotFound:
+    return NotFound("reaction_target_not_found", f"there is no revealed round or message {target!r} here")
 
 
 def _seated(ports: Talking, player: PlayerRecord, game_id: str) -> GameState:

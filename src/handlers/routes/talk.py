@@ -104,7 +104,8 @@ def listing(
     summary="React to a revealed round (round-<n>) or a message: one reaction per player per target",
     description="Seated players only, when the table may talk (as messages); a new reaction replaces yours. "
     "409 `round_not_revealed` for a round not yet revealed, 404 `reaction_target_not_found` for no such "
-    "message, 429 `too_many_reactions` past 30 a minute at one table.",
+    "message (or one the host hid) and for a round a finished game never played, 429 `too_many_reactions` "
+    "past 30 a minute at one table.",
     **answers({200: {"description": "Your reaction"}}, 400, 401, 403, 404, 409, 413, 415, 429),
 )
 def react(

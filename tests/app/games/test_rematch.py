@@ -15,28 +15,9 @@ from app.games.rematch import rematch, rematch_lobby
 from app.games.rematch_ids import rematch_id
 from app.players import accounts as players
 from app.services import Services
-from dixit.bots import RandomBot
 from dixit.state import Phase
-from dixit.views import view_for
 
-from .helpers import started
-
-
-def finished(services: Services) -> tuple[str, list[Any]]:
-    record, accounts = started(services, 3, target=1)
-    # A target of one point: the first scored round ends the game.
-    bots = {a.player_id: RandomBot(a.player_id, n) for n, a in enumerate(accounts)}
-    by_id = {a.player_id: a for a in accounts}
-    for _ in range(50):
-        state = games.load_game(services, record.game_id).state
-        if state.phase is Phase.FINISHED:
-            break
-        pid = state.awaited()[0]
-        move = bots[pid].choose(view_for(state, pid))
-        assert move is not None
-        games.play(services, by_id[pid], record.game_id, move)
-    assert games.load_game(services, record.game_id).state.phase is Phase.FINISHED
-    return record.game_id, accounts
+from .helpers import finished, started
 
 
 def test_two_rematch_calls_answer_one_lobby_with_both_callers_seated(services: Services) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from app.core.errors import Forbidden, NotFound
+from app.games import play as games
 from app.players import accounts
 from app.services import Services
-from app.talk import messages, reactions
+from app.talk import messages, reactions, reports
 from dixit.errors import IllegalMoveError, InvalidMoveError
 
-from ..games.helpers import started
+from ..games.helpers import finished, started
 
 
 def test_reactions_are_counted_by_target_with_the_viewers_own(services: Services) -> None:
@@ -42,3 +43,22 @@ def test_a_reaction_needs_a_seat_a_known_target_and_a_known_reaction(services: S
     with pytest.raises(InvalidMoveError):
         reactions.react(services, ada, record.game_id, "round-1", "angry")
     assert reactions.reactions_at(services, ada, record.game_id) == []
+
+
+def test_no_reaction_to_a_round_a_finished_game_never_played_nor_to_a_hidden_message(
+    services: Services,
+) -> None:
+    game_id, (ada, bob, _) = finished(services)
+    last = games.load_game(services, game_id).state.last_round
+    assert last is not None
+    reactions.react(services, ada, game_id, f"round-{last.number}", "wow")
+    with pytest.raises(NotFound) as never:
+        reactions.react(services, ada, game_id, f"round-{last.number + 1}", "wow")
+    assert never.value.code == "reaction_target_not_found"
+    said = messages.post_message(services, bob, game_id, "that was quick")
+    services.talk.report_message(
+        game_id, said.message_id, ada.player_id, reason="rude", at=services.now_iso()
+    )
+    reports.hide(services, ada, game_id, said.message_id)
+    with pytest.raises(NotFound):
+        reactions.react(services, ada, game_id, said.message_id, "wow")
