@@ -308,7 +308,9 @@ export function talkPanel(gameId, onRefused = () => false) {
     // The game screen hands over every game it draws; a new version asks for the talk again.
     update(next) {
       const changed = !game || game.version !== next.version;
-      if (game && game.phase !== next.phase) {
+      // "Not sent." stays until talk opens again: the game moving into the phase that refused the words
+      // (its change often arrives just after the refusal) must not make them look sent.
+      if (game && game.phase !== next.phase && windowOf(next).open) {
         refused = null;
         delete closed.dataset.refused;
       }
