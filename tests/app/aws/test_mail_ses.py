@@ -14,6 +14,7 @@ from app.aws.ses import SesMailer
 from app.notify.email.mail import Mail, MailNotConfigured, MailRefused, MailUnavailable, Suppressed
 from local_stack.mail import Mailbox
 from local_stack.twin import TwinServer
+from tests.support.http_peer import read_request
 
 SENDER = "dixit@localhost.test"
 MAIL = Mail(to="player@example.com", subject="Your code: 482913", text="code 482913\n", html="<p>482913</p>")
@@ -261,18 +262,7 @@ def test_a_connection_closed_once_the_mail_was_sent_is_an_unknown_outcome() -> N
         connection, _ = listener.accept()
         with connection:
             connection.settimeout(2)
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += connection.recv(65536)
-            head, _, body = data.partition(b"\r\n\r\n")
-            length = next(
-                int(line.split(b":", 1)[1])
-                for line in head.split(b"\r\n")
-                if line.lower().startswith(b"content-length:")
-            )
-            while len(body) < length:
-                body += connection.recv(65536)
-            received.append(body)
+            received.append(read_request(connection))
             connection.shutdown(socket.SHUT_RDWR)
 
     server = threading.Thread(target=hang_up_after_reading, daemon=True)

@@ -19,34 +19,10 @@ from app.webhooks.records import WebhookRecord
 from app.webhooks.ssrf import Target
 from app.webhooks.subscriptions import subscribe
 from tests.api.client import Client
+from tests.support.http_peer import read_request
 from tests.support.webhooks import Queues, Receiver
 
 ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
-
-
-def _read_request(peer: socket.socket) -> None:
-    """The whole request, body included: a socket closed with bytes still unread answers the sender with
-    a reset, which a loaded machine turned into a flaky connection_error (the body came in a second read)."""
-    received = b""
-    while b"\r\n\r\n" not in received:
-        chunk = peer.recv(65536)
-        if not chunk:
-            return
-        received += chunk
-    head, _, body = received.partition(b"\r\n\r\n")
-    length = next(
-        (
-            int(line.split(b":", 1)[1])
-            for line in head.split(b"\r\n")
-            if line.lower().startswith(b"content-length:")
-        ),
-        0,
-    )
-    while len(body) < length:
-        chunk = peer.recv(65536)
-        if not chunk:
-            return
-        body += chunk
 
 
 @contextmanager
@@ -65,7 +41,7 @@ def trickling(pause: float) -> Iterator[int]:
         except OSError:
             return
         with peer:
-            _read_request(peer)
+            read_request(peer)
             for byte in ANSWER:
                 if stop.wait(pause):
                     return
