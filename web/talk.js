@@ -86,8 +86,13 @@ export function talkPanel(gameId, onRefused = () => false) {
     }
     page = await api.call("GET", `${base}/messages?limit=${PAGE_SIZE}`);
     refused = null;
-    reactions = game.last_round ? (await api.call("GET", `${base}/reactions`)).reactions : [];
+    await loadReactions();
     draw();
+  }
+
+  // The table's reactions, asked for only once a round was revealed (there is nothing to react to before).
+  async function loadReactions() {
+    reactions = game?.last_round ? (await api.call("GET", `${base}/reactions`)).reactions : [];
   }
 
   // A load that ends after the screen was left (or the seat lost) has nobody to tell.
@@ -246,7 +251,7 @@ export function talkPanel(gameId, onRefused = () => false) {
                   const path = `${base}/reactions/${target}`;
                   if (r.mine) await api.call("DELETE", path);
                   else await api.call("PUT", path, { reaction: r.reaction });
-                  reactions = (await api.call("GET", `${base}/reactions`)).reactions;
+                  await loadReactions();
                 }).then(draw),
             },
             `${r.symbol} ${r.count}`,
@@ -322,14 +327,7 @@ export function talkPanel(gameId, onRefused = () => false) {
     refresh: () => refresh(true),
     // For a live channel that hears a reaction set or taken back: the reactions alone, asked now.
     refreshReactions() {
-      if (!game?.last_round) return;
-      api
-        .call("GET", `${base}/reactions`)
-        .then((answer) => {
-          reactions = answer.reactions;
-          drawReactions();
-        })
-        .catch(told);
+      if (game?.last_round) loadReactions().then(drawReactions).catch(told);
     },
   };
 }
